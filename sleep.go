@@ -1,0 +1,152 @@
+package agenttool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/benbjohnson/clock"
+
+	"github.com/agenttool/agenttool/internal/jsonarg"
+)
+
+// MaxSleepSeconds is the longest pause [SleepTool] accepts: 24 hours.
+//
+// The cap bounds how long one call can hold a foreground turn, its goroutine
+// and its timer. Waits that are longer, or that must survive a restart of the
+// process, belong to a scheduler that persists them, not to a tool call.
+const MaxSleepSeconds = 86400
+
+// SleepTool is the native "sleep" tool: a model-callable pause of 0 to
+// [MaxSleepSeconds] whole seconds.
+//
+// Its arguments are an object with one required member "seconds", a plain
+// JSON integer literal from 0 through 86400 (`0`, `7`, `86400`). Anything
+// else — a missing or null value, `-0` or another negative, a fraction or an
+// exponent (`1.5`, `1.0`, `1e3`), a string, boolean, array or object, a value
+// above the cap, arguments that are not a JSON object or not valid JSON — is
+// an unsuccessful [ToolResult] naming "seconds" and the allowed range, with a
+// nil Go error. Keys match case-sensitively ("Seconds" is an unknown member),
+// and unknown members are ignored.
+//
+// A pause of 0 succeeds at once without arming a timer. A longer one waits on
+// a single timer of Clock, which it stops before returning; when ctx ends
+// first it returns at once with an error wrapping ctx.Err() (and
+// [context.Cause] when that differs). On success Output is exactly
+// "Slept for N second(s)." with N the requested seconds.
+//
+// The zero value is ready to use. SleepTool keeps no state, starts no
+// goroutine and sends no messages; it may be called concurrently, but it is
+// not [ConcurrencySafe]: a pause is meant to hold its turn, so a [Turn] runs
+// a batch holding a sleep one call at a time.
+type SleepTool struct {
+	// Clock is what the pause waits on; nil means the real clock.
+	Clock clock.Clock
+}
+
+var _ Tool = SleepTool{}
+
+const sleepSchema = `{"type":"object","properties":{"seconds":{"type":"integer","minimum":0,"maximum":86400,` +
+	`"description":"How many whole seconds to pause, from 0 to 86400 (24 hours)."}},"required":["seconds"]}`
+
+// Name returns "sleep".
+func (SleepTool) Name() string { return "sleep" }
+
+// Description tells the model what the tool does and when to use something else.
+func (SleepTool) Description() string {
+	return "Pause for a whole number of seconds, from 0 to 86400 (24 hours), then report how long it paused. " +
+		"Use it to wait before checking on something again. It stops early if the turn is cancelled. " +
+		"Longer waits, or waits that must survive a restart, need a scheduler instead."
+}
+
+// Parameters returns the JSON Schema of the arguments: an object with one
+// required integer "seconds", minimum 0, maximum 86400.
+func (SleepTool) Parameters() json.RawMessage { return json.RawMessage(sleepSchema) }
+
+// Execute validates args and pauses; see [SleepTool] for the contract.
+func (s SleepTool) Execute(ctx context.Context, args json.RawMessage) (ToolResult, error) {
+	n, problem := sleepSeconds(args)
+	if problem != "" {
+		return ToolResult{Error: problem}, nil
+	}
+	if n > 0 {
+		clk := s.Clock
+		if clk == nil {
+			clk = clock.New()
+		}
+		t := clk.Timer(time.Duration(n) * time.Second)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return ToolResult{}, interrupted(ctx, n)
+		}
+	}
+	return ToolResult{Success: true, Output: sleptFor(n)}, nil
+}
+
+func sleptFor(n int) string {
+	return "Slept for " + strconv.Itoa(n) + " second(s)."
+}
+
+func interrupted(ctx context.Context, n int) error {
+	err, cause := ctx.Err(), context.Cause(ctx)
+	if cause == nil || errors.Is(cause, err) {
+		return fmt.Errorf("sleep of %d second(s) interrupted: %w", n, cause)
+	}
+	return fmt.Errorf("sleep of %d second(s) interrupted: %w: %w", n, err, cause)
+}
+
+const secondsRange = "an integer from 0 to 86400"
+
+// sleepSeconds returns the requested seconds, or a problem for the model.
+func sleepSeconds(args json.RawMessage) (int, string) {
+	raw, found, err := jsonarg.Member(args, "seconds")
+	switch {
+	case errors.Is(err, jsonarg.ErrNotJSON):
+		return 0, `arguments are not valid JSON; send an object like {"seconds": 5}, where "seconds" is ` + secondsRange
+	case err != nil:
+		return 0, `arguments must be a JSON object like {"seconds": 5}, where "seconds" is ` + secondsRange
+	case !found || jsonarg.IsNull(raw):
+		return 0, `"seconds" is required: ` + secondsRange
+	}
+	if n, ok := plainSeconds(raw); ok {
+		return n, ""
+	}
+	return 0, `"seconds" must be ` + secondsRange + ", got " + excerpt(raw)
+}
+
+// plainSeconds accepts only the lexemes 0 and [1-9][0-9]* up to the cap, so
+// that 1.0, 1e3 and -0 are refused even though they denote integers.
+func plainSeconds(raw []byte) (int, bool) {
+	if len(raw) == 0 || len(raw) > len("86400") || (raw[0] == '0' && len(raw) > 1) {
+		return 0, false
+	}
+	n := 0
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n <= MaxSleepSeconds
+}
+
+// excerpt quotes a JSON value for an error message, cut short so that a huge
+// payload is not echoed back to the model.
+func excerpt(raw []byte) string {
+	const limit = 32
+	if len(raw) <= limit {
+		return strings.ToValidUTF8(string(raw), "\uFFFD")
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(raw[cut]) {
+		cut--
+	}
+	return strings.ToValidUTF8(string(raw[:cut]), "\uFFFD") + "…"
+}
