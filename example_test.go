@@ -86,3 +86,39 @@ func ExampleFuncTool() {
 	// Output:
 	// HI true
 }
+
+func ExampleTurn() {
+	reg, err := agenttool.NewRegistry(agenttool.DefaultTools()...)
+	if err != nil {
+		panic(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	turn := agenttool.NewTurn(ctx, reg, &agenttool.TurnOptions{
+		OnSnapshot: func(s agenttool.Snapshot) {
+			// The user presses stop while the long sleep runs.
+			if !s.Final && s.Blocks[1].Status == agenttool.StatusRunning {
+				cancel()
+			}
+		},
+	})
+	defer turn.Close()
+
+	blocks, err := turn.Run([]agenttool.ToolCall{
+		{ID: "call_1", Name: "sleep", Args: json.RawMessage(`{"seconds":0}`)},
+		{ID: "call_2", Name: "sleep", Args: json.RawMessage(`{"seconds":3600}`)},
+		{ID: "call_3", Name: "sleep", Args: json.RawMessage(`{"seconds":1}`)},
+	})
+	fmt.Println(err)
+	for _, b := range blocks {
+		fmt.Printf("%s %s %q %q\n", b.Call.ID, b.Status, b.Result.Output, b.Result.Error)
+	}
+	final := turn.Snapshot()
+	fmt.Println("final:", final.Final)
+	// Output:
+	// agenttool: turn ended: context canceled
+	// call_1 succeeded "Slept for 0 second(s)." ""
+	// call_2 cancelled "" "cancelled: the turn ended before the call finished (context canceled)"
+	// call_3 cancelled "" "cancelled: the turn ended before the call finished (context canceled)"
+	// final: true
+}

@@ -48,12 +48,13 @@ type Registry struct {
 type entry struct {
 	tool Tool
 	def  Definition
+	safe bool // IsConcurrencySafe, read once with the rest of the metadata
 }
 
 // NewRegistry returns a registry holding tools in the given order.
 //
-// Each tool's Name, Description and Parameters are read once, here; the
-// registry serves those values from then on. It returns an error wrapping
+// Each tool's Name, Description, Parameters and [IsConcurrencySafe] are read
+// once, here; the registry serves those values from then on. It returns an error wrapping
 // [ErrInvalidTool] for a nil tool (a nil interface or a nil pointer), a name
 // that does not match ^[a-zA-Z0-9_-]{1,64}$ (also wrapping [ErrInvalidName]),
 // or Parameters that are not a JSON object whose "type", if present, is
@@ -66,7 +67,7 @@ func NewRegistry(tools ...Tool) (*Registry, error) {
 		byName:  make(map[string]int, len(tools)),
 	}
 	for i, t := range tools {
-		def, err := definitionOf(i, t)
+		def, safe, err := definitionOf(i, t)
 		if err != nil {
 			return nil, err
 		}
@@ -74,7 +75,7 @@ func NewRegistry(tools ...Tool) (*Registry, error) {
 			return nil, fmt.Errorf("%w: %q is tool %d and tool %d", ErrDuplicateTool, def.Name, j, i)
 		}
 		r.byName[def.Name] = len(r.entries)
-		r.entries = append(r.entries, entry{tool: t, def: def})
+		r.entries = append(r.entries, entry{tool: t, def: def, safe: safe})
 	}
 	return r, nil
 }
@@ -91,12 +92,12 @@ func DefaultToolsWithClock(clk clock.Clock) []Tool {
 }
 
 // definitionOf reads and checks the metadata of tools[i].
-func definitionOf(i int, t Tool) (def Definition, err error) {
+func definitionOf(i int, t Tool) (def Definition, safe bool, err error) {
 	if t == nil {
-		return def, fmt.Errorf("%w: tool %d is nil", ErrInvalidTool, i)
+		return def, false, fmt.Errorf("%w: tool %d is nil", ErrInvalidTool, i)
 	}
 	if v := reflect.ValueOf(t); v.Kind() == reflect.Pointer && v.IsNil() {
-		return def, fmt.Errorf("%w: tool %d is a nil %T", ErrInvalidTool, i, t)
+		return def, false, fmt.Errorf("%w: tool %d is a nil %T", ErrInvalidTool, i, t)
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -105,15 +106,15 @@ func definitionOf(i int, t Tool) (def Definition, err error) {
 	}()
 	def.Name = t.Name()
 	if !ValidName(def.Name) {
-		return def, fmt.Errorf("%w: tool %d name %q must be 1 to 64 letters, digits, '_' or '-'", ErrInvalidName, i, def.Name)
+		return def, false, fmt.Errorf("%w: tool %d name %q must be 1 to 64 letters, digits, '_' or '-'", ErrInvalidName, i, def.Name)
 	}
 	def.Description = t.Description()
 	params := t.Parameters()
 	if err := checkSchema(params); err != nil {
-		return def, fmt.Errorf("%w: tool %q: %w", ErrInvalidSchema, def.Name, err)
+		return def, false, fmt.Errorf("%w: tool %q: %w", ErrInvalidSchema, def.Name, err)
 	}
 	def.Parameters = bytes.Clone(params)
-	return def, nil
+	return def, IsConcurrencySafe(t), nil
 }
 
 // ValidName reports whether name is a valid tool name: 1 to 64 ASCII
@@ -160,14 +161,20 @@ func checkSchema(params json.RawMessage) error {
 
 // Lookup returns the tool registered under name.
 func (r *Registry) Lookup(name string) (Tool, bool) {
+	e, ok := r.lookup(name)
+	return e.tool, ok
+}
+
+// lookup returns the entry registered under name.
+func (r *Registry) lookup(name string) (entry, bool) {
 	if r == nil {
-		return nil, false
+		return entry{}, false
 	}
 	i, ok := r.byName[name]
 	if !ok {
-		return nil, false
+		return entry{}, false
 	}
-	return r.entries[i].tool, true
+	return r.entries[i], true
 }
 
 // Len returns the number of tools.
