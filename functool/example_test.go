@@ -1,0 +1,51 @@
+package functool_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agenttool/agenttool"
+	"github.com/agenttool/agenttool/functool"
+)
+
+func Example() {
+	type weatherArgs struct {
+		City string `json:"city" jsonschema:"the city to report on"`
+		Days int    `json:"days,omitempty" jsonschema:"how many days ahead"`
+	}
+	weather, err := functool.New("weather", "Forecast for a city.",
+		func(_ context.Context, in weatherArgs) (agenttool.ToolResult, error) {
+			return agenttool.OK(fmt.Sprintf("%s: sunny for %d day(s)", in.City, max(in.Days, 1))), nil
+		}, &functool.Options{ConcurrencySafe: true})
+	if err != nil {
+		panic(err)
+	}
+	reg, err := agenttool.NewRegistry(append(agenttool.DefaultTools(), weather)...)
+	if err != nil {
+		panic(err)
+	}
+	turn := agenttool.NewTurn(context.Background(), reg, nil)
+	defer turn.Close()
+
+	// Two weather calls: both tools are concurrency safe, so they run together.
+	together, _ := turn.Run([]agenttool.ToolCall{
+		{ID: "1", Name: "weather", Args: json.RawMessage(`{"city":"Oslo","days":3}`)},
+		{ID: "2", Name: "weather", Args: json.RawMessage(`{"City":"Lima"}`)},
+	})
+	// A batch with sleep runs one call at a time, in order.
+	inOrder, _ := turn.Run([]agenttool.ToolCall{
+		{ID: "3", Name: "sleep", Args: json.RawMessage(`{"seconds":0}`)},
+		{ID: "4", Name: "weather", Args: json.RawMessage(`{"city":"Rome"}`)},
+	})
+	for _, b := range append(together, inOrder...) {
+		fmt.Printf("%s %s: %s%s\n", b.Call.ID, b.Status, b.Result.Output, b.Result.Error)
+	}
+	fmt.Println("started together:", together[0].StartedAt.Equal(together[1].StartedAt))
+	// Output:
+	// 1 succeeded: Oslo: sunny for 3 day(s)
+	// 2 failed: "city" is required
+	// 3 succeeded: Slept for 0 second(s).
+	// 4 succeeded: Rome: sunny for 1 day(s)
+	// started together: true
+}

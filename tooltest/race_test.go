@@ -1,0 +1,5 @@
+//go:build race
+
+package tooltest_test
+
+const raceEnabled = true
