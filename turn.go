@@ -79,6 +79,26 @@ type ToolCall struct {
 	Args json.RawMessage `json:"arguments"`
 }
 
+// MarshalJSON encodes the call with its arguments as they are when they are
+// valid JSON, as a JSON string holding them when they are not (a model can
+// send broken arguments, and the record of the call must still encode), and
+// as null when there are none.
+func (c ToolCall) MarshalJSON() ([]byte, error) {
+	type plain ToolCall
+	p := plain(c)
+	switch {
+	case len(bytes.TrimSpace(p.Args)) == 0:
+		p.Args = nil
+	case !json.Valid(p.Args):
+		quoted, err := json.Marshal(string(p.Args))
+		if err != nil {
+			return nil, err
+		}
+		p.Args = quoted
+	}
+	return json.Marshal(p)
+}
+
 // ToolBlock is the record of one call within a turn. StartedAt is zero for a
 // call cancelled before it started; EndedAt is zero until the call ends.
 // Both come from [TurnOptions].Clock.

@@ -112,6 +112,26 @@ func TestToolStatusText(t *testing.T) {
 	assert.Contains(t, string(out), `"status":"cancelled"`)
 }
 
+func TestToolCallJSON(t *testing.T) {
+	cases := map[string]struct{ args, want string }{
+		"object":  {`{"seconds":1}`, `{"id":"1","name":"sleep","arguments":{"seconds":1}}`},
+		"invalid": {`{"seconds":`, `{"id":"1","name":"sleep","arguments":"{\"seconds\":"}`},
+		"empty":   {``, `{"id":"1","name":"sleep","arguments":null}`},
+		"spaces":  {`  `, `{"id":"1","name":"sleep","arguments":null}`},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			out, err := json.Marshal(agenttool.ToolBlock{Call: call("1", "sleep", tc.args)})
+			require.NoError(t, err)
+			var block struct {
+				Call json.RawMessage `json:"call"`
+			}
+			require.NoError(t, json.Unmarshal(out, &block))
+			assert.JSONEq(t, tc.want, string(block.Call))
+		})
+	}
+}
+
 func TestTurnSequentialSleeps(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		mock := clock.NewMock()
