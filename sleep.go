@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -51,6 +50,10 @@ type SleepTool struct {
 
 var _ Tool = SleepTool{}
 
+// returnsPromptlyOnCancel marks SleepTool as returning at once when its
+// context ends, whatever its Clock: a Turn may run it on the caller's goroutine.
+func (SleepTool) returnsPromptlyOnCancel() {}
+
 const sleepSchema = `{"type":"object","properties":{"seconds":{"type":"integer","minimum":0,"maximum":86400,` +
 	`"description":"How many whole seconds to pause, from 0 to 86400 (24 hours)."}},"required":["seconds"]}`
 
@@ -95,11 +98,30 @@ func sleptFor(n int) string {
 }
 
 func interrupted(ctx context.Context, n int) error {
-	err, cause := ctx.Err(), context.Cause(ctx)
-	if cause == nil || errors.Is(cause, err) {
-		return fmt.Errorf("sleep of %d second(s) interrupted: %w", n, cause)
+	return &interruptedError{seconds: n, err: ctx.Err(), cause: context.Cause(ctx)}
+}
+
+// interruptedError is the error of a sleep whose context ended. It is built
+// without fmt because it is on the path of every cancelled sleep, and a
+// cancellation storm should cost as little as the sleeps themselves.
+type interruptedError struct {
+	seconds    int
+	err, cause error
+}
+
+func (e *interruptedError) Error() string {
+	msg := "sleep of " + strconv.Itoa(e.seconds) + " second(s) interrupted: "
+	if e.cause == nil || errors.Is(e.cause, e.err) {
+		return msg + e.err.Error()
 	}
-	return fmt.Errorf("sleep of %d second(s) interrupted: %w: %w", n, err, cause)
+	return msg + e.err.Error() + ": " + e.cause.Error()
+}
+
+func (e *interruptedError) Unwrap() []error {
+	if e.cause == nil || errors.Is(e.cause, e.err) {
+		return []error{e.err}
+	}
+	return []error{e.err, e.cause}
 }
 
 const secondsRange = "an integer from 0 to 86400"

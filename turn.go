@@ -142,9 +142,13 @@ type TurnOptions struct {
 //
 // A turn may run several batches, one per model response. [Turn.Run] runs
 // one: concurrently when every call names a registered [ConcurrencySafe]
-// tool, otherwise one call at a time in call order. Each call runs in its own
-// goroutine with the turn's context, so that a panic becomes a failed block
-// and a tool that ignores its context cannot hold Run.
+// tool, otherwise one call at a time in call order. Each call runs with the
+// turn's context and a recover, so that a panic becomes a failed block; each
+// call runs in a goroutine of its own, so that a tool that ignores its
+// context cannot hold Run. The one exception is the native tools (today
+// [SleepTool]): their code is known to return at once when the context
+// ends, so in a sequential batch they run on the goroutine that called Run,
+// which spares a goroutine per call.
 //
 // The turn ends when its context ends or [Turn.Close] is called, whichever
 // comes first. Then every block still pending or running becomes
@@ -163,12 +167,12 @@ type Turn struct {
 	done     chan struct{}
 
 	mu         sync.Mutex
-	stop       func() bool // unregisters end from ctx
-	blocks     []ToolBlock
+	stop       func() bool // unregisters end from ctx, once watchLocked registered it
+	blocks     blockStore
 	seq        uint64
 	ended      bool
-	err        error      // ErrTurnEnded with the cause, once ended
-	final      Snapshot   // once ended
+	ctxErr     error      // the context's error, once ended
+	cause      error      // the context's cause, once ended
 	queue      []Snapshot // snapshots not yet delivered to observer
 	delivering bool       // a goroutine is draining queue
 }
@@ -188,12 +192,25 @@ func NewTurn(ctx context.Context, tools *Registry, opts *TurnOptions) *Turn {
 		t.clock = clock.New()
 	}
 	t.ctx, t.cancel = context.WithCancelCause(ctx)
-	// If ctx is already done, end runs at once in another goroutine; the
-	// lock makes it wait until stop is set.
-	t.mu.Lock()
-	t.stop = context.AfterFunc(t.ctx, t.end)
-	t.mu.Unlock()
+	if t.observer != nil {
+		t.mu.Lock()
+		t.watchLocked()
+		t.mu.Unlock()
+	}
 	return t
+}
+
+// watchLocked arranges for the turn to end as soon as its context does,
+// for those who can see it end without calling a method: an observer, or a
+// reader of Done. Everyone else finds out through a method, and each method
+// ends a turn whose context has ended before it answers, so a turn nobody
+// watches costs no context registration. t.mu must be held; if the context
+// has already ended, end runs at once in another goroutine and waits for
+// the lock.
+func (t *Turn) watchLocked() {
+	if t.stop == nil && !t.ended {
+		t.stop = context.AfterFunc(t.ctx, t.end)
+	}
 }
 
 // Run adds calls to the turn as pending blocks, runs them, and returns their
@@ -213,7 +230,7 @@ func (t *Turn) Run(calls []ToolCall) ([]ToolBlock, error) {
 	}
 	t.mu.Lock()
 	if t.ended {
-		err := t.err
+		err := t.endErrLocked()
 		t.mu.Unlock()
 		return nil, err
 	}
@@ -221,26 +238,43 @@ func (t *Turn) Run(calls []ToolCall) ([]ToolBlock, error) {
 		t.mu.Unlock()
 		return []ToolBlock{}, nil
 	}
-	base := len(t.blocks)
-	tools := make([]Tool, len(calls))
+	base := t.blocks.len()
+	jobs := make([]job, len(calls))
 	concurrent := len(calls) > 1
 	for i, c := range calls {
 		e, ok := t.tools.lookup(c.Name)
-		tools[i] = e.tool
 		concurrent = concurrent && ok && e.safe
 		c.Args = bytes.Clone(c.Args)
-		t.blocks = append(t.blocks, ToolBlock{Call: c, Status: StatusPending})
+		_, prompt := e.tool.(promptOnCancel)
+		jobs[i] = job{index: base + i, tool: e.tool, args: c.Args, inline: prompt}
+		t.blocks.add(ToolBlock{Call: c, Status: StatusPending})
 	}
 	t.changedLocked()
 	t.mu.Unlock()
 	t.deliver()
 
 	if concurrent {
-		t.runConcurrent(base, tools)
+		t.runConcurrent(jobs)
 	} else {
-		t.runSequential(base, tools)
+		t.runSequential(jobs)
 	}
 	return t.batch(base, len(calls))
+}
+
+// job is one call of a batch: where its block is and what runs it.
+type job struct {
+	index  int
+	tool   Tool // nil for a tool the registry does not hold
+	args   json.RawMessage
+	inline bool // the tool may run on Run's goroutine
+}
+
+// promptOnCancel is implemented by the native tools, whose code is known to
+// return at once when their context ends. They run on the goroutine that
+// called Run, which spares a goroutine per call; every other tool runs in a
+// goroutine of its own, so that one ignoring its context cannot hold Run.
+type promptOnCancel interface {
+	returnsPromptlyOnCancel()
 }
 
 // outcome is what one Execute produced.
@@ -250,36 +284,41 @@ type outcome struct {
 	err   error
 }
 
-func (t *Turn) runSequential(base int, tools []Tool) {
-	for i, tool := range tools {
-		if !t.begin(base+i, base+i+1) {
+func (t *Turn) runSequential(jobs []job) {
+	for _, j := range jobs {
+		if !t.begin(j.index, j.index+1) {
 			return
 		}
-		if tool == nil {
-			t.settle(outcome{index: base + i, res: t.unknown(base + i)})
-			continue
-		}
-		results := make(chan outcome, 1)
-		go t.execute(tool, base+i, results)
-		select {
-		case o := <-results:
-			t.settle(o)
-		case <-t.ctx.Done():
-			t.end()
-			return
+		switch {
+		case j.tool == nil:
+			t.settle(outcome{index: j.index, res: t.unknown(j.index)})
+		case j.inline:
+			t.settle(t.execute(j))
+		default:
+			results := make(chan outcome, 1)
+			go func() { results <- t.execute(j) }()
+			select {
+			case o := <-results:
+				t.settle(o)
+			case <-t.ctx.Done():
+				t.end()
+				return
+			}
 		}
 	}
 }
 
-func (t *Turn) runConcurrent(base int, tools []Tool) {
-	if !t.begin(base, base+len(tools)) {
+func (t *Turn) runConcurrent(jobs []job) {
+	if !t.begin(jobs[0].index, jobs[0].index+len(jobs)) {
 		return
 	}
-	results := make(chan outcome, len(tools))
-	for i, tool := range tools {
-		go t.execute(tool, base+i, results)
+	// The channel has room for every outcome, so that each goroutine ends
+	// even when nobody waits any more.
+	results := make(chan outcome, len(jobs))
+	for _, j := range jobs {
+		go func() { results <- t.execute(j) }()
 	}
-	for range tools {
+	for range jobs {
 		select {
 		case o := <-results:
 			t.settle(o)
@@ -290,20 +329,16 @@ func (t *Turn) runConcurrent(base int, tools []Tool) {
 	}
 }
 
-// execute runs one call and sends its outcome on results, which has room
-// for it, so that the goroutine ends even when nobody waits any more.
-func (t *Turn) execute(tool Tool, index int, results chan<- outcome) {
-	t.mu.Lock()
-	args := t.blocks[index].Call.Args
-	t.mu.Unlock()
-	o := outcome{index: index}
+// execute runs one call, turning a panic into a failed outcome.
+func (t *Turn) execute(j job) (o outcome) {
+	o.index = j.index
 	defer func() {
 		if p := recover(); p != nil {
 			o.res, o.err = ToolResult{Error: fmt.Sprintf("tool panicked: %v", p)}, nil
 		}
-		results <- o
 	}()
-	o.res, o.err = tool.Execute(t.ctx, args)
+	o.res, o.err = j.tool.Execute(t.ctx, j.args)
+	return o
 }
 
 // begin marks blocks [from, to) running, or ends the turn and reports false
@@ -317,8 +352,8 @@ func (t *Turn) begin(from, to int) bool {
 	}
 	now := t.clock.Now()
 	for i := from; i < to; i++ {
-		t.blocks[i].Status = StatusRunning
-		t.blocks[i].StartedAt = now
+		b := t.blocks.at(i)
+		b.Status, b.StartedAt = StatusRunning, now
 	}
 	t.changedLocked()
 	t.mu.Unlock()
@@ -336,7 +371,7 @@ func (t *Turn) settle(o outcome) {
 		t.end()
 		return
 	}
-	b := &t.blocks[o.index]
+	b := t.blocks.at(o.index)
 	b.EndedAt = t.clock.Now()
 	switch {
 	case o.err != nil:
@@ -357,7 +392,7 @@ func (t *Turn) settle(o outcome) {
 // unknown is the result of a call to a tool the registry does not hold.
 func (t *Turn) unknown(index int) ToolResult {
 	t.mu.Lock()
-	name := t.blocks[index].Call.Name
+	name := t.blocks.at(index).Call.Name
 	t.mu.Unlock()
 	names := t.tools.Names()
 	if len(names) == 0 {
@@ -379,33 +414,75 @@ func (t *Turn) end() {
 		return
 	}
 	t.ended = true
-	err, cause := t.ctx.Err(), context.Cause(t.ctx)
-	if err == nil {
+	t.ctxErr, t.cause = t.ctx.Err(), context.Cause(t.ctx)
+	if t.ctxErr == nil {
 		// end runs only after the context is done; be safe all the same.
-		err, cause = context.Canceled, context.Canceled
+		t.ctxErr, t.cause = context.Canceled, context.Canceled
 	}
-	if errors.Is(cause, err) {
-		t.err = fmt.Errorf("%w: %w", ErrTurnEnded, cause)
-	} else {
-		t.err = fmt.Errorf("%w: %w: %w", ErrTurnEnded, err, cause)
-	}
-	why := "cancelled: the turn ended before the call finished (" + cause.Error() + ")"
-	now := t.clock.Now()
-	for i := range t.blocks {
-		if b := &t.blocks[i]; !b.Status.Finished() {
+	why, now := "", time.Time{}
+	for i := range t.blocks.len() {
+		if b := t.blocks.at(i); !b.Status.Finished() {
+			if why == "" {
+				why = cancelledBecause(t.cause)
+				now = t.clock.Now()
+			}
 			b.Status, b.Result, b.EndedAt = StatusCancelled, ToolResult{Error: why}, now
 		}
 	}
 	t.seq++
-	t.final = Snapshot{Seq: t.seq, Blocks: cloneBlocks(t.blocks), Final: true}
 	if t.observer == nil {
 		close(t.done)
 	} else {
-		t.queue = append(t.queue, t.final.clone())
+		t.queue = append(t.queue, t.finalLocked())
 	}
 	t.mu.Unlock()
 	t.cancel(ErrTurnClosed)
 	t.deliver()
+}
+
+// finalLocked returns a copy of the final snapshot; once the turn has
+// ended its blocks never change. t.mu must be held.
+func (t *Turn) finalLocked() Snapshot {
+	return Snapshot{Seq: t.seq, Blocks: t.blocks.clone(0, t.blocks.len()), Final: true}
+}
+
+// endErrLocked is the error Run returns once the turn has ended: it wraps
+// ErrTurnEnded, the context's error and, when it says more, the cause.
+// t.mu must be held.
+func (t *Turn) endErrLocked() error {
+	return &turnEndedError{ctxErr: t.ctxErr, cause: t.cause}
+}
+
+// turnEndedError is built without fmt: it is on the path of every call of
+// a cancellation storm.
+type turnEndedError struct{ ctxErr, cause error }
+
+func (e *turnEndedError) Error() string {
+	if errors.Is(e.cause, e.ctxErr) {
+		return ErrTurnEnded.Error() + ": " + e.cause.Error()
+	}
+	return ErrTurnEnded.Error() + ": " + e.ctxErr.Error() + ": " + e.cause.Error()
+}
+
+func (e *turnEndedError) Unwrap() []error {
+	if errors.Is(e.cause, e.ctxErr) {
+		return []error{ErrTurnEnded, e.cause}
+	}
+	return []error{ErrTurnEnded, e.ctxErr, e.cause}
+}
+
+// cancelledBecause is the Error of a block cancelled by the turn's end.
+func cancelledBecause(cause error) string {
+	const prefix = "cancelled: the turn ended before the call finished ("
+	switch cause {
+	case context.Canceled:
+		return prefix + "context canceled)"
+	case context.DeadlineExceeded:
+		return prefix + "context deadline exceeded)"
+	case ErrTurnClosed:
+		return prefix + "agenttool: turn closed)"
+	}
+	return prefix + cause.Error() + ")"
 }
 
 // batch returns the blocks of one batch; if the turn ended, as they stand in
@@ -414,9 +491,9 @@ func (t *Turn) batch(base, n int) ([]ToolBlock, error) {
 	t.mu.Lock()
 	if !t.ended {
 		defer t.mu.Unlock()
-		return cloneBlocks(t.blocks[base : base+n]), nil
+		return t.blocks.clone(base, base+n), nil
 	}
-	blocks, err := cloneBlocks(t.final.Blocks[base:base+n]), t.err
+	blocks, err := t.blocks.clone(base, base+n), t.endErrLocked()
 	t.mu.Unlock()
 	<-t.done
 	return blocks, err
@@ -432,34 +509,44 @@ func (t *Turn) Close() Snapshot {
 	t.mu.Lock()
 	stop := t.stop
 	t.mu.Unlock()
-	stop()
+	if stop != nil {
+		stop()
+	}
 	t.cancel(ErrTurnClosed)
 	t.end()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.final.clone()
+	return t.finalLocked()
 }
 
 // Snapshot returns the current state of the turn, or the final snapshot once
 // the turn has ended. It copies every block, so its cost grows with the turn.
 func (t *Turn) Snapshot() Snapshot {
+	if t.ctx.Err() != nil {
+		t.end()
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ended {
-		return t.final.clone()
+		return t.finalLocked()
 	}
-	return Snapshot{Seq: t.seq, Blocks: cloneBlocks(t.blocks)}
+	return Snapshot{Seq: t.seq, Blocks: t.blocks.clone(0, t.blocks.len())}
 }
 
 // Done returns a channel that is closed once the final snapshot has been
 // published (delivered to OnSnapshot, when set).
-func (t *Turn) Done() <-chan struct{} { return t.done }
+func (t *Turn) Done() <-chan struct{} {
+	t.mu.Lock()
+	t.watchLocked()
+	t.mu.Unlock()
+	return t.done
+}
 
 // changedLocked records a change; t.mu must be held.
 func (t *Turn) changedLocked() {
 	t.seq++
 	if t.observer != nil {
-		t.queue = append(t.queue, Snapshot{Seq: t.seq, Blocks: cloneBlocks(t.blocks)})
+		t.queue = append(t.queue, Snapshot{Seq: t.seq, Blocks: t.blocks.clone(0, t.blocks.len())})
 	}
 }
 
@@ -492,32 +579,4 @@ func (t *Turn) deliver() {
 	}
 	t.delivering = false
 	t.mu.Unlock()
-}
-
-func (s Snapshot) clone() Snapshot {
-	s.Blocks = cloneBlocks(s.Blocks)
-	return s
-}
-
-// cloneBlocks deep-copies blocks with two allocations: the blocks and one
-// buffer shared by all their arguments.
-func cloneBlocks(src []ToolBlock) []ToolBlock {
-	out := make([]ToolBlock, len(src))
-	copy(out, src)
-	size := 0
-	for i := range src {
-		size += len(src[i].Call.Args)
-	}
-	if size == 0 {
-		return out
-	}
-	buf := make([]byte, 0, size)
-	for i := range out {
-		if args := out[i].Call.Args; len(args) > 0 {
-			start := len(buf)
-			buf = append(buf, args...)
-			out[i].Call.Args = buf[start:len(buf):len(buf)]
-		}
-	}
-	return out
 }

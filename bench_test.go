@@ -1,0 +1,227 @@
+package agenttool_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/benbjohnson/clock"
+
+	"github.com/agenttool/agenttool"
+)
+
+var (
+	zeroArgs   = json.RawMessage(`{"seconds":0}`)
+	sinkResult agenttool.ToolResult
+	sinkString string
+)
+
+// BenchmarkSleepExecute compares parsing and answering {"seconds":0} with
+// the baseline of encoding/json into a struct plus fmt.Sprintf.
+func BenchmarkSleepExecute(b *testing.B) {
+	ctx := context.Background()
+	b.Run("agenttool", func(b *testing.B) {
+		b.ReportAllocs()
+		tool := agenttool.SleepTool{}
+		for b.Loop() {
+			res, err := tool.Execute(ctx, zeroArgs)
+			if err != nil || !res.Success {
+				b.Fatal(res, err)
+			}
+			sinkResult = res
+		}
+	})
+	b.Run("baseline-json-sprintf", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var in struct {
+				Seconds int `json:"seconds"`
+			}
+			if err := json.Unmarshal(zeroArgs, &in); err != nil {
+				b.Fatal(err)
+			}
+			sinkString = fmt.Sprintf("Slept for %d second(s).", in.Seconds)
+		}
+	})
+}
+
+// BenchmarkTurnRun measures Run of a one-call sleep-0 batch on an open turn
+// next to Execute alone, on a fresh turn (0 to 99 earlier blocks) and after
+// 1,000 earlier blocks, without and with an observer.
+func BenchmarkTurnRun(b *testing.B) {
+	reg, err := agenttool.NewRegistry(agenttool.DefaultTools()...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	calls := []agenttool.ToolCall{{ID: "1", Name: "sleep", Args: zeroArgs}}
+	const perTurn = 100
+	newTurn := func(b *testing.B, earlier int, opts *agenttool.TurnOptions) *agenttool.Turn {
+		turn := agenttool.NewTurn(context.Background(), reg, opts)
+		if earlier > 0 {
+			batch := make([]agenttool.ToolCall, earlier)
+			for i := range batch {
+				batch[i] = calls[0]
+			}
+			if _, err := turn.Run(batch); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return turn
+	}
+	run := func(b *testing.B, earlier int, opts *agenttool.TurnOptions) {
+		b.ReportAllocs()
+		turn := newTurn(b, earlier, opts)
+		b.ResetTimer()
+		for i := range b.N {
+			if i > 0 && i%perTurn == 0 {
+				b.StopTimer()
+				turn.Close()
+				turn = newTurn(b, earlier, opts)
+				b.StartTimer()
+			}
+			blocks, err := turn.Run(calls)
+			if err != nil || blocks[0].Status != agenttool.StatusSucceeded {
+				b.Fatal(blocks, err)
+			}
+		}
+		b.StopTimer()
+		turn.Close()
+	}
+	b.Run("execute-alone", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			res, _ := agenttool.SleepTool{}.Execute(context.Background(), zeroArgs)
+			sinkResult = res
+		}
+	})
+	b.Run("fresh-turn", func(b *testing.B) { run(b, 0, nil) })
+	b.Run("after-1000-blocks", func(b *testing.B) { run(b, 1000, nil) })
+	b.Run("turn-per-call", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			turn := agenttool.NewTurn(context.Background(), reg, nil)
+			if _, err := turn.Run(calls); err != nil {
+				b.Fatal(err)
+			}
+			turn.Close()
+		}
+	})
+	for _, earlier := range []int{0, 1000} {
+		b.Run(fmt.Sprintf("observer-after-%d-blocks", earlier), func(b *testing.B) {
+			var snapshots atomic.Int64 // keeps the observer from being optimised away
+			opts := &agenttool.TurnOptions{OnSnapshot: func(agenttool.Snapshot) { snapshots.Add(1) }}
+			run(b, earlier, opts)
+			// Each Run makes three snapshots (added, started, ended), each a
+			// copy of every block; the setup's snapshots are left out.
+			if snapshots.Load() < int64(3*b.N) {
+				b.Fatalf("%d snapshots for %d runs", snapshots.Load(), b.N)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(3*b.N), "ns/snapshot-incl-run")
+		})
+	}
+}
+
+// BenchmarkInFlight parks 100,000 sleeping calls (real clock, one hour each),
+// each in its own Turn, then cancels them all; the baseline gives each call
+// the same semantics without the bookkeeping: a goroutine that runs the
+// sleep in a child goroutine and selects on the child's result and ctx.
+func BenchmarkInFlight(b *testing.B) {
+	if testing.Short() {
+		b.Skip("parks 100,000 calls")
+	}
+	const calls = 100_000
+	reg, err := agenttool.NewRegistry(agenttool.DefaultTools()...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	args := json.RawMessage(`{"seconds":3600}`)
+	var armed atomic.Int64
+	sleep := agenttool.SleepTool{Clock: armCounter{clock.New(), &armed}}
+	reg, err = agenttool.NewRegistry(sleep)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("agenttool", func(b *testing.B) {
+		inFlight(b, calls, &armed, func(ctx context.Context, wg *sync.WaitGroup) {
+			go func() {
+				defer wg.Done()
+				turn := agenttool.NewTurn(ctx, reg, nil)
+				defer turn.Close()
+				_, _ = turn.Run([]agenttool.ToolCall{{ID: "1", Name: "sleep", Args: args}})
+			}()
+		})
+	})
+	b.Run("baseline", func(b *testing.B) {
+		inFlight(b, calls, &armed, func(ctx context.Context, wg *sync.WaitGroup) {
+			go func() {
+				defer wg.Done()
+				type outcome struct {
+					res agenttool.ToolResult
+					err error
+				}
+				ch := make(chan outcome, 1)
+				go func() {
+					res, err := sleep.Execute(ctx, args)
+					ch <- outcome{res, err}
+				}()
+				select {
+				case o := <-ch:
+					sinkResult = o.res
+				case <-ctx.Done():
+				}
+			}()
+		})
+	})
+}
+
+// armCounter is the real clock, counting the timers armed on it, so that a
+// benchmark knows when every sleep is parked.
+type armCounter struct {
+	clock.Clock
+	armed *atomic.Int64
+}
+
+func (c armCounter) Timer(d time.Duration) *clock.Timer {
+	t := c.Clock.Timer(d)
+	c.armed.Add(1)
+	return t
+}
+
+// inFlight starts n calls with start, waits until every call's sleep has
+// armed its timer, measures the memory the calls hold, then cancels them all
+// and measures how long until every call returned.
+func inFlight(b *testing.B, n int, armed *atomic.Int64, start func(context.Context, *sync.WaitGroup)) {
+	var bytesPerCall, cancelMs float64
+	for range b.N {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		armed.Store(0)
+
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Add(n)
+		for range n {
+			start(ctx, &wg)
+		}
+		for armed.Load() < int64(n) {
+			runtime.Gosched()
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		held := float64(after.HeapInuse+after.StackInuse) - float64(before.HeapInuse+before.StackInuse)
+		bytesPerCall += held / float64(n)
+
+		t0 := time.Now()
+		cancel()
+		wg.Wait()
+		cancelMs += float64(time.Since(t0).Microseconds()) / 1000
+	}
+	b.ReportMetric(bytesPerCall/float64(b.N), "B/in-flight-call")
+	b.ReportMetric(cancelMs/float64(b.N), "ms/cancel-all")
+}
