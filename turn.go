@@ -474,7 +474,8 @@ func (e *turnEndedError) Unwrap() []error {
 // cancelledBecause is the Error of a block cancelled by the turn's end.
 func cancelledBecause(cause error) string {
 	const prefix = "cancelled: the turn ended before the call finished ("
-	switch cause {
+	// Identity, not errors.Is: a wrapped cause says more, so it keeps its own words.
+	switch cause { //nolint:errorlint // see above
 	case context.Canceled:
 		return prefix + "context canceled)"
 	case context.DeadlineExceeded:
