@@ -471,19 +471,24 @@ func (e *turnEndedError) Unwrap() []error {
 	return []error{ErrTurnEnded, e.ctxErr, e.cause}
 }
 
+// cancelReasons holds the Error of a block cancelled by the turn's end for
+// the common causes, built once: a cancellation storm ends many turns.
+// Wrapped causes say more than these, so they are matched by identity and
+// otherwise keep their own words.
+var cancelReasons = map[error]string{
+	context.Canceled:         cancelPrefix + "context canceled)",
+	context.DeadlineExceeded: cancelPrefix + "context deadline exceeded)",
+	ErrTurnClosed:            cancelPrefix + "agenttool: turn closed)",
+}
+
+const cancelPrefix = "cancelled: the turn ended before the call finished ("
+
 // cancelledBecause is the Error of a block cancelled by the turn's end.
 func cancelledBecause(cause error) string {
-	const prefix = "cancelled: the turn ended before the call finished ("
-	// Identity, not errors.Is: a wrapped cause says more, so it keeps its own words.
-	switch cause { //nolint:errorlint // see above
-	case context.Canceled:
-		return prefix + "context canceled)"
-	case context.DeadlineExceeded:
-		return prefix + "context deadline exceeded)"
-	case ErrTurnClosed:
-		return prefix + "agenttool: turn closed)"
+	if why, ok := cancelReasons[cause]; ok {
+		return why
 	}
-	return prefix + cause.Error() + ")"
+	return cancelPrefix + cause.Error() + ")"
 }
 
 // batch returns the blocks of one batch; if the turn ended, as they stand in
