@@ -156,6 +156,24 @@ func BenchmarkInFlight(b *testing.B) {
 			}()
 		})
 	})
+	// The same call to a tool the Turn does not know to be prompt: it runs
+	// in a goroutine of its own, as every non-native tool does.
+	wrapped, err := agenttool.NewRegistry(&agenttool.FuncTool{
+		ToolName: "sleep", ToolDescription: "wrapped sleep", Schema: sleep.Parameters(), Fn: sleep.Execute,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("agenttool-non-native-tool", func(b *testing.B) {
+		inFlight(b, calls, &armed, func(ctx context.Context, wg *sync.WaitGroup) {
+			go func() {
+				defer wg.Done()
+				turn := agenttool.NewTurn(ctx, wrapped, nil)
+				defer turn.Close()
+				_, _ = turn.Run([]agenttool.ToolCall{{ID: "1", Name: "sleep", Args: args}})
+			}()
+		})
+	})
 	b.Run("baseline", func(b *testing.B) {
 		inFlight(b, calls, &armed, func(ctx context.Context, wg *sync.WaitGroup) {
 			go func() {

@@ -125,22 +125,8 @@ func FuzzTurn(f *testing.F) {
 			}
 			final := turn.Close()
 			<-turn.Done()
-			finals := 0
-			for i, s := range snaps {
-				if s.Final {
-					finals++
-				}
-				if i > 0 && s.Seq <= snaps[i-1].Seq {
-					t.Fatalf("Seq %d after %d", s.Seq, snaps[i-1].Seq)
-				}
-			}
-			if finals != 1 || !snaps[len(snaps)-1].Final {
-				t.Fatalf("%d final snapshots, last final = %v", finals, snaps[len(snaps)-1].Final)
-			}
-			for i, b := range final.Blocks {
-				if !b.Status.Finished() {
-					t.Fatalf("block %d is %v in the final snapshot", i, b.Status)
-				}
+			if problems := observedProblems(snaps, final); len(problems) > 0 {
+				t.Fatal(problems)
 			}
 		})
 	})
