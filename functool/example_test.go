@@ -31,12 +31,15 @@ func Example() {
 	// Two weather calls: both tools are concurrency safe, so they run together.
 	together, _ := turn.Run([]agenttool.ToolCall{
 		{ID: "1", Name: "weather", Args: json.RawMessage(`{"city":"Oslo","days":3}`)},
-		{ID: "2", Name: "weather", Args: json.RawMessage(`{"City":"Lima"}`)},
+		{ID: "2", Name: "weather", Args: json.RawMessage(`{"city":"Lima"}`)},
 	})
-	// A batch with sleep runs one call at a time, in order.
+	// A batch with sleep runs one call at a time, in order. A call that
+	// breaks the schema (keys match case-sensitively) fails with a message
+	// the model can act on; the batch goes on.
 	inOrder, _ := turn.Run([]agenttool.ToolCall{
 		{ID: "3", Name: "sleep", Args: json.RawMessage(`{"seconds":0}`)},
-		{ID: "4", Name: "weather", Args: json.RawMessage(`{"city":"Rome"}`)},
+		{ID: "4", Name: "weather", Args: json.RawMessage(`{"City":"Rome"}`)},
+		{ID: "5", Name: "weather", Args: json.RawMessage(`{"city":"Rome","days":2}`)},
 	})
 	for _, b := range append(together, inOrder...) {
 		fmt.Printf("%s %s: %s%s\n", b.Call.ID, b.Status, b.Result.Output, b.Result.Error)
@@ -44,8 +47,9 @@ func Example() {
 	fmt.Println("started together:", together[0].StartedAt.Equal(together[1].StartedAt))
 	// Output:
 	// 1 succeeded: Oslo: sunny for 3 day(s)
-	// 2 failed: "city" is required
+	// 2 succeeded: Lima: sunny for 1 day(s)
 	// 3 succeeded: Slept for 0 second(s).
-	// 4 succeeded: Rome: sunny for 1 day(s)
+	// 4 failed: "city" is required
+	// 5 succeeded: Rome: sunny for 2 day(s)
 	// started together: true
 }
