@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/benbjohnson/clock"
 
-	"github.com/agenttool/agenttool/internal/jsonarg"
+	"github.com/agenttool/agenttool/internal/sleeparg"
 )
 
 // MaxSleepSeconds is the longest pause [SleepTool] accepts: 24 hours.
@@ -73,7 +71,7 @@ func (SleepTool) Parameters() json.RawMessage { return json.RawMessage(sleepSche
 
 // Execute validates args and pauses; see [SleepTool] for the contract.
 func (s SleepTool) Execute(ctx context.Context, args json.RawMessage) (ToolResult, error) {
-	n, problem := sleepSeconds(args)
+	n, problem := sleeparg.Seconds(args)
 	if problem != "" {
 		return ToolResult{Error: problem}, nil
 	}
@@ -122,53 +120,4 @@ func (e *interruptedError) Unwrap() []error {
 		return []error{e.err}
 	}
 	return []error{e.err, e.cause}
-}
-
-const secondsRange = "an integer from 0 to 86400"
-
-// sleepSeconds returns the requested seconds, or a problem for the model.
-func sleepSeconds(args json.RawMessage) (int, string) {
-	raw, found, err := jsonarg.Member(args, "seconds")
-	switch {
-	case errors.Is(err, jsonarg.ErrNotJSON):
-		return 0, `arguments are not valid JSON; send an object like {"seconds": 5}, where "seconds" is ` + secondsRange
-	case err != nil:
-		return 0, `arguments must be a JSON object like {"seconds": 5}, where "seconds" is ` + secondsRange
-	case !found || jsonarg.IsNull(raw):
-		return 0, `"seconds" is required: ` + secondsRange
-	}
-	if n, ok := plainSeconds(raw); ok {
-		return n, ""
-	}
-	return 0, `"seconds" must be ` + secondsRange + ", got " + excerpt(raw)
-}
-
-// plainSeconds accepts only the lexemes 0 and [1-9][0-9]* up to the cap, so
-// that 1.0, 1e3 and -0 are refused even though they denote integers.
-func plainSeconds(raw []byte) (int, bool) {
-	if len(raw) == 0 || len(raw) > len("86400") || (raw[0] == '0' && len(raw) > 1) {
-		return 0, false
-	}
-	n := 0
-	for _, c := range raw {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, n <= MaxSleepSeconds
-}
-
-// excerpt quotes a JSON value for an error message, cut short so that a huge
-// payload is not echoed back to the model.
-func excerpt(raw []byte) string {
-	const limit = 32
-	if len(raw) <= limit {
-		return strings.ToValidUTF8(string(raw), "\uFFFD")
-	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(raw[cut]) {
-		cut--
-	}
-	return strings.ToValidUTF8(string(raw[:cut]), "\uFFFD") + "…"
 }

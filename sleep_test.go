@@ -279,3 +279,13 @@ func TestSleepAlreadyCancelled(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, start, mock.WaitForAllTimers())
 }
+
+func TestMaxSleepSecondsMatchesTheValidator(t *testing.T) {
+	res, err := agenttool.SleepTool{}.Execute(context.Background(), json.RawMessage(`{"seconds":`+itoa(agenttool.MaxSleepSeconds+1)+`}`))
+	require.NoError(t, err)
+	assert.False(t, res.Success, "one past the cap is refused")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = agenttool.SleepTool{}.Execute(ctx, json.RawMessage(`{"seconds":`+itoa(agenttool.MaxSleepSeconds)+`}`))
+	require.ErrorIs(t, err, context.Canceled, "the cap itself is accepted (and then cancelled)")
+}

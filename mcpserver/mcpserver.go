@@ -14,7 +14,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -26,6 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agenttool/agenttool"
+	"github.com/agenttool/agenttool/internal/sleeparg"
 )
 
 // DefaultProgressInterval is how often a call with a progress token reports
@@ -144,16 +144,8 @@ func (h *handler) total(name string, args json.RawMessage) float64 {
 	if _, isSleep := tool.(agenttool.SleepTool); !isSleep {
 		return 0
 	}
-	var in struct {
-		Seconds json.Number `json:"seconds"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.UseNumber()
-	if dec.Decode(&in) != nil {
-		return 0
-	}
-	n, err := in.Seconds.Int64()
-	if err != nil || n < 0 || n > agenttool.MaxSleepSeconds {
+	n, problem := sleeparg.Seconds(args)
+	if problem != "" {
 		return 0
 	}
 	return float64(n)

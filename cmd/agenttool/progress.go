@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +9,8 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
+
+	"github.com/agenttool/agenttool/internal/sleeparg"
 )
 
 // isTerminal reports whether w is a terminal, where live feedback helps.
@@ -89,11 +90,9 @@ func sleepSeconds(name string, args []byte) int {
 	if name != "sleep" {
 		return 0
 	}
-	var in struct {
-		Seconds int `json:"seconds"`
-	}
-	if json.Unmarshal(args, &in) != nil || in.Seconds < 0 || in.Seconds > 86400 {
+	n, problem := sleeparg.Seconds(args)
+	if problem != "" {
 		return 0
 	}
-	return in.Seconds
+	return n
 }
