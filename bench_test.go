@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -214,9 +215,12 @@ func (c armCounter) Timer(d time.Duration) *clock.Timer {
 // armed its timer, measures the memory the calls hold, then cancels them all
 // and measures how long until every call returned.
 func inFlight(b *testing.B, n int, armed *atomic.Int64, start func(context.Context, *sync.WaitGroup)) {
-	var bytesPerCall, cancelMs float64
+	var heapPerCall, stackPerCall, cancelMs float64
 	for range b.N {
-		runtime.GC()
+		// Return the previous run's stacks and heap, so that each run
+		// starts from the same state.
+		debug.FreeOSMemory()
+		debug.FreeOSMemory()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		armed.Store(0)
@@ -232,14 +236,16 @@ func inFlight(b *testing.B, n int, armed *atomic.Int64, start func(context.Conte
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)
-		held := float64(after.HeapInuse+after.StackInuse) - float64(before.HeapInuse+before.StackInuse)
-		bytesPerCall += held / float64(n)
+		heapPerCall += (float64(after.HeapInuse) - float64(before.HeapInuse)) / float64(n)
+		stackPerCall += (float64(after.StackInuse) - float64(before.StackInuse)) / float64(n)
 
 		t0 := time.Now()
 		cancel()
 		wg.Wait()
 		cancelMs += float64(time.Since(t0).Microseconds()) / 1000
 	}
-	b.ReportMetric(bytesPerCall/float64(b.N), "B/in-flight-call")
+	b.ReportMetric((heapPerCall+stackPerCall)/float64(b.N), "B/in-flight-call")
+	b.ReportMetric(heapPerCall/float64(b.N), "heap-B/call")
+	b.ReportMetric(stackPerCall/float64(b.N), "stack-B/call")
 	b.ReportMetric(cancelMs/float64(b.N), "ms/cancel-all")
 }
