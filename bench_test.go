@@ -215,6 +215,7 @@ func (c armCounter) Timer(d time.Duration) *clock.Timer {
 // armed its timer, measures the memory the calls hold, then cancels them all
 // and measures how long until every call returned.
 func inFlight(b *testing.B, n int, armed *atomic.Int64, start func(context.Context, *sync.WaitGroup)) {
+	b.ReportAllocs()
 	var heapPerCall, stackPerCall, cancelMs float64
 	for range b.N {
 		// Return the previous run's stacks and heap, so that each run
