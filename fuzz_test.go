@@ -45,7 +45,7 @@ func FuzzSleepArgs(f *testing.F) {
 		`{"seconds":0}`, `{"seconds":86400}`, `{"seconds":86401}`, `{"seconds":-0}`, `{"seconds":1.0}`,
 		`{"seconds":1e3}`, `{"seconds":"5"}`, `{"Seconds":5}`, `{"sec\u006fnds":7}`, `{"seconds":1,"seconds":2}`,
 		`{"seconds":1}]`, `{"seconds":1} x`, `[1]`, `null`, ``, `{"a":{"seconds":3}}`, `{"seconds":07}`,
-		`{"seconds":99999999999999999999}`, `{"seconds":1e400}`, " {\"seconds\" :\t3 } ",
+		`{"seconds":99999999999999999999}`, `{"seconds":18446744073709551621}`, `{"seconds":1e400}`, " {\"seconds\" :\t3 } ",
 	} {
 		f.Add([]byte(seed))
 	}

@@ -170,6 +170,7 @@ func TestSleepRejectsBadArguments(t *testing.T) {
 		"exponent":             `{"seconds":1e3}`,
 		"huge exponent":        `{"seconds":1e400}`,
 		"huge integer":         `{"seconds":99999999999999999999}`,
+		"wraps to 5 in int64":  `{"seconds":18446744073709551621}`,
 		"leading zero":         `{"seconds":07}`,
 		"string":               `{"seconds":"5"}`,
 		"bool":                 `{"seconds":true}`,
