@@ -197,8 +197,13 @@ func TestSleepRejectsBadArguments(t *testing.T) {
 			if args != "" {
 				raw = json.RawMessage(args)
 			}
-			res, err := agenttool.SleepTool{Clock: mock}.Execute(context.Background(), raw)
-			require.NoError(t, err)
+			// A cancelled context: arguments are judged first, so a refusal
+			// is still a result, while a value wrongly accepted ends in a
+			// Go error at once instead of waiting on the mock for ever.
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			res, err := agenttool.SleepTool{Clock: mock}.Execute(ctx, raw)
+			require.NoError(t, err, "accepted %s", args)
 			assert.False(t, res.Success)
 			assert.Empty(t, res.Output)
 			assert.Contains(t, res.Error, "seconds")
