@@ -175,15 +175,15 @@ func (v *validator) checkNumber(n json.Number, s *jsonschema.Schema, path string
 	}
 	switch {
 	case s.Minimum != nil && f < *s.Minimum:
-		v.report("%s must be at least %s, got %s", quoted(path), num(*s.Minimum), clip(string(n)))
+		v.report("%s must be at least %s", quoted(path), num(*s.Minimum))
 	case s.Maximum != nil && f > *s.Maximum:
-		v.report("%s must be at most %s, got %s", quoted(path), num(*s.Maximum), clip(string(n)))
+		v.report("%s must be at most %s", quoted(path), num(*s.Maximum))
 	case s.ExclusiveMinimum != nil && f <= *s.ExclusiveMinimum:
-		v.report("%s must be greater than %s, got %s", quoted(path), num(*s.ExclusiveMinimum), clip(string(n)))
+		v.report("%s must be greater than %s", quoted(path), num(*s.ExclusiveMinimum))
 	case s.ExclusiveMaximum != nil && f >= *s.ExclusiveMaximum:
-		v.report("%s must be less than %s, got %s", quoted(path), num(*s.ExclusiveMaximum), clip(string(n)))
+		v.report("%s must be less than %s", quoted(path), num(*s.ExclusiveMaximum))
 	case s.MultipleOf != nil && *s.MultipleOf > 0 && math.Abs(math.Remainder(f, *s.MultipleOf)) > 1e-9*math.Abs(*s.MultipleOf):
-		v.report("%s must be a multiple of %s, got %s", quoted(path), num(*s.MultipleOf), clip(string(n)))
+		v.report("%s must be a multiple of %s", quoted(path), num(*s.MultipleOf))
 	}
 }
 
