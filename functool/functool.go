@@ -14,8 +14,9 @@
 //
 // A violation is an unsuccessful [agenttool.ToolResult] whose Error names the
 // field and the rule (`"city" is required`, `"days" must be at most 14`), so
-// the model can correct its call; the function never sees invalid arguments. Keys match case-sensitively, unlike encoding/json's struct
-// decoding: a member "City" does not fill the field "city".
+// the model can correct its call; the function never sees invalid arguments.
+// Keys match case-sensitively, unlike encoding/json's struct decoding: a
+// member "City" does not fill the field "city".
 package functool
 
 import (
