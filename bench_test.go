@@ -141,14 +141,14 @@ func BenchmarkInFlight(b *testing.B) {
 		b.Fatal(err)
 	}
 	args := json.RawMessage(`{"seconds":3600}`)
-	var armed atomic.Int64
-	sleep := agenttool.SleepTool{Clock: armCounter{clock.New(), &armed}}
+	armed := &armCounter{Clock: clock.New()}
+	sleep := agenttool.SleepTool{Clock: armed}
 	reg, err = agenttool.NewRegistry(sleep)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Run("agenttool", func(b *testing.B) {
-		inFlight(b, calls, &armed, func(ctx context.Context, wg *sync.WaitGroup) {
+		inFlight(b, calls, armed, func(ctx context.Context, wg *sync.WaitGroup) {
 			go func() {
 				defer wg.Done()
 				turn := agenttool.NewTurn(ctx, reg, nil)
@@ -166,7 +166,7 @@ func BenchmarkInFlight(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("agenttool-non-native-tool", func(b *testing.B) {
-		inFlight(b, calls, &armed, func(ctx context.Context, wg *sync.WaitGroup) {
+		inFlight(b, calls, armed, func(ctx context.Context, wg *sync.WaitGroup) {
 			go func() {
 				defer wg.Done()
 				turn := agenttool.NewTurn(ctx, wrapped, nil)
@@ -176,7 +176,7 @@ func BenchmarkInFlight(b *testing.B) {
 		})
 	})
 	b.Run("baseline", func(b *testing.B) {
-		inFlight(b, calls, &armed, func(ctx context.Context, wg *sync.WaitGroup) {
+		inFlight(b, calls, armed, func(ctx context.Context, wg *sync.WaitGroup) {
 			go func() {
 				defer wg.Done()
 				type outcome struct {
@@ -199,22 +199,34 @@ func BenchmarkInFlight(b *testing.B) {
 }
 
 // armCounter is the real clock, counting the timers armed on it, so that a
-// benchmark knows when every sleep is parked.
+// benchmark knows when every sleep is parked: all is closed once target
+// timers have been armed since the last expect.
 type armCounter struct {
 	clock.Clock
-	armed *atomic.Int64
+	armed  atomic.Int64
+	target int64
+	all    chan struct{}
 }
 
-func (c armCounter) Timer(d time.Duration) *clock.Timer {
+// expect resets the count and returns a channel closed once n timers are armed.
+func (c *armCounter) expect(n int) <-chan struct{} {
+	c.armed.Store(0)
+	c.target, c.all = int64(n), make(chan struct{})
+	return c.all
+}
+
+func (c *armCounter) Timer(d time.Duration) *clock.Timer {
 	t := c.Clock.Timer(d)
-	c.armed.Add(1)
+	if c.armed.Add(1) == c.target {
+		close(c.all)
+	}
 	return t
 }
 
 // inFlight starts n calls with start, waits until every call's sleep has
 // armed its timer, measures the memory the calls hold, then cancels them all
 // and measures how long until every call returned.
-func inFlight(b *testing.B, n int, armed *atomic.Int64, start func(context.Context, *sync.WaitGroup)) {
+func inFlight(b *testing.B, n int, armed *armCounter, start func(context.Context, *sync.WaitGroup)) {
 	b.ReportAllocs()
 	var heapPerCall, stackPerCall, cancelMs float64
 	for range b.N {
@@ -224,7 +236,7 @@ func inFlight(b *testing.B, n int, armed *atomic.Int64, start func(context.Conte
 		debug.FreeOSMemory()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		armed.Store(0)
+		parked := armed.expect(n)
 
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
@@ -232,9 +244,7 @@ func inFlight(b *testing.B, n int, armed *atomic.Int64, start func(context.Conte
 		for range n {
 			start(ctx, &wg)
 		}
-		for armed.Load() < int64(n) {
-			runtime.Gosched()
-		}
+		<-parked
 		runtime.GC()
 		runtime.ReadMemStats(&after)
 		heapPerCall += (float64(after.HeapInuse) - float64(before.HeapInuse)) / float64(n)
