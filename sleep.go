@@ -3,7 +3,6 @@ package agenttool
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strconv"
 	"time"
 
@@ -85,7 +84,7 @@ func (s SleepTool) Execute(ctx context.Context, args json.RawMessage) (ToolResul
 		select {
 		case <-t.C:
 		case <-ctx.Done():
-			return ToolResult{}, interrupted(ctx, n)
+			return ToolResult{}, &interruptedError{seconds: n, why: endedOf(ctx)}
 		}
 	}
 	return ToolResult{Success: true, Output: sleptFor(n)}, nil
@@ -95,29 +94,14 @@ func sleptFor(n int) string {
 	return "Slept for " + strconv.Itoa(n) + " second(s)."
 }
 
-func interrupted(ctx context.Context, n int) error {
-	return &interruptedError{seconds: n, err: ctx.Err(), cause: context.Cause(ctx)}
-}
-
-// interruptedError is the error of a sleep whose context ended. It is built
-// without fmt because it is on the path of every cancelled sleep, and a
-// cancellation storm should cost as little as the sleeps themselves.
+// interruptedError is the error of a sleep whose context ended.
 type interruptedError struct {
-	seconds    int
-	err, cause error
+	seconds int
+	why     contextEnded
 }
 
 func (e *interruptedError) Error() string {
-	msg := "sleep of " + strconv.Itoa(e.seconds) + " second(s) interrupted: "
-	if e.cause == nil || errors.Is(e.cause, e.err) {
-		return msg + e.err.Error()
-	}
-	return msg + e.err.Error() + ": " + e.cause.Error()
+	return "sleep of " + strconv.Itoa(e.seconds) + " second(s) interrupted: " + e.why.Error()
 }
 
-func (e *interruptedError) Unwrap() []error {
-	if e.cause == nil || errors.Is(e.cause, e.err) {
-		return []error{e.err}
-	}
-	return []error{e.err, e.cause}
-}
+func (e *interruptedError) Unwrap() error { return e.why }

@@ -171,10 +171,9 @@ type Turn struct {
 	blocks     blockStore
 	seq        uint64
 	ended      bool
-	ctxErr     error      // the context's error, once ended
-	cause      error      // the context's cause, once ended
-	queue      []Snapshot // snapshots not yet delivered to observer
-	delivering bool       // a goroutine is draining queue
+	why        contextEnded // why the context ended, once ended
+	queue      []Snapshot   // snapshots not yet delivered to observer
+	delivering bool         // a goroutine is draining queue
 }
 
 // NewTurn starts a turn that runs calls against tools. The turn ends when ctx
@@ -246,7 +245,7 @@ func (t *Turn) Run(calls []ToolCall) ([]ToolBlock, error) {
 		concurrent = concurrent && ok && e.safe
 		c.Args = bytes.Clone(c.Args)
 		_, prompt := e.tool.(promptOnCancel)
-		jobs[i] = job{index: base + i, tool: e.tool, args: c.Args, inline: prompt}
+		jobs[i] = job{index: base + i, name: c.Name, tool: e.tool, args: c.Args, inline: prompt}
 		t.blocks.add(ToolBlock{Call: c, Status: StatusPending})
 	}
 	t.changedLocked()
@@ -264,6 +263,7 @@ func (t *Turn) Run(calls []ToolCall) ([]ToolBlock, error) {
 // job is one call of a batch: where its block is and what runs it.
 type job struct {
 	index  int
+	name   string
 	tool   Tool // nil for a tool the registry does not hold
 	args   json.RawMessage
 	inline bool // the tool may run on Run's goroutine
@@ -291,17 +291,13 @@ func (t *Turn) runSequential(jobs []job) {
 		}
 		switch {
 		case j.tool == nil:
-			t.settle(outcome{index: j.index, res: t.unknown(j.index)})
+			t.settle(outcome{index: j.index, res: t.unknown(j.name)})
 		case j.inline:
 			t.settle(t.execute(j))
 		default:
 			results := make(chan outcome, 1)
 			go func() { results <- t.execute(j) }()
-			select {
-			case o := <-results:
-				t.settle(o)
-			case <-t.ctx.Done():
-				t.end()
+			if !t.await(results) {
 				return
 			}
 		}
@@ -319,13 +315,23 @@ func (t *Turn) runConcurrent(jobs []job) {
 		go func() { results <- t.execute(j) }()
 	}
 	for range jobs {
-		select {
-		case o := <-results:
-			t.settle(o)
-		case <-t.ctx.Done():
-			t.end()
+		if !t.await(results) {
 			return
 		}
+	}
+}
+
+// await settles the next outcome from results, or, if the turn's context
+// ends first, ends the turn and reports false. A tool still running then is
+// abandoned: its outcome lands in the channel's room and is never read.
+func (t *Turn) await(results <-chan outcome) bool {
+	select {
+	case o := <-results:
+		t.settle(o)
+		return true
+	case <-t.ctx.Done():
+		t.end()
+		return false
 	}
 }
 
@@ -390,10 +396,7 @@ func (t *Turn) settle(o outcome) {
 }
 
 // unknown is the result of a call to a tool the registry does not hold.
-func (t *Turn) unknown(index int) ToolResult {
-	t.mu.Lock()
-	name := t.blocks.at(index).Call.Name
-	t.mu.Unlock()
+func (t *Turn) unknown(name string) ToolResult {
 	names := t.tools.Names()
 	if len(names) == 0 {
 		return Failf("unknown tool %q: no tools are available", name)
@@ -405,8 +408,9 @@ func (t *Turn) unknown(index int) ToolResult {
 	return Failf("unknown tool %q; available tools: %s", name, strings.Join(names, ", "))
 }
 
-// end ends the turn once its context is done (or Close cancelled it): it
-// cancels every unfinished block, then publishes the final snapshot.
+// end ends the turn; it runs only once the turn's context is done (Close
+// cancels it first). It cancels every unfinished block, then publishes the
+// final snapshot.
 func (t *Turn) end() {
 	t.mu.Lock()
 	if t.ended {
@@ -414,16 +418,12 @@ func (t *Turn) end() {
 		return
 	}
 	t.ended = true
-	t.ctxErr, t.cause = t.ctx.Err(), context.Cause(t.ctx)
-	if t.ctxErr == nil {
-		// end runs only after the context is done; be safe all the same.
-		t.ctxErr, t.cause = context.Canceled, context.Canceled
-	}
+	t.why = endedOf(t.ctx)
 	why, now := "", time.Time{}
 	for i := range t.blocks.len() {
 		if b := t.blocks.at(i); !b.Status.Finished() {
 			if why == "" {
-				why = cancelledBecause(t.cause)
+				why = cancelledBecause(t.why.cause)
 				now = t.clock.Now()
 			}
 			b.Status, b.Result, b.EndedAt = StatusCancelled, ToolResult{Error: why}, now
@@ -436,7 +436,6 @@ func (t *Turn) end() {
 		t.queue = append(t.queue, t.finalLocked())
 	}
 	t.mu.Unlock()
-	t.cancel(ErrTurnClosed)
 	t.deliver()
 }
 
@@ -450,26 +449,13 @@ func (t *Turn) finalLocked() Snapshot {
 // ErrTurnEnded, the context's error and, when it says more, the cause.
 // t.mu must be held.
 func (t *Turn) endErrLocked() error {
-	return &turnEndedError{ctxErr: t.ctxErr, cause: t.cause}
+	return &turnEndedError{why: t.why}
 }
 
-// turnEndedError is built without fmt: it is on the path of every call of
-// a cancellation storm.
-type turnEndedError struct{ ctxErr, cause error }
+type turnEndedError struct{ why contextEnded }
 
-func (e *turnEndedError) Error() string {
-	if errors.Is(e.cause, e.ctxErr) {
-		return ErrTurnEnded.Error() + ": " + e.cause.Error()
-	}
-	return ErrTurnEnded.Error() + ": " + e.ctxErr.Error() + ": " + e.cause.Error()
-}
-
-func (e *turnEndedError) Unwrap() []error {
-	if errors.Is(e.cause, e.ctxErr) {
-		return []error{ErrTurnEnded, e.cause}
-	}
-	return []error{ErrTurnEnded, e.ctxErr, e.cause}
-}
+func (e *turnEndedError) Error() string   { return ErrTurnEnded.Error() + ": " + e.why.Error() }
+func (e *turnEndedError) Unwrap() []error { return []error{ErrTurnEnded, e.why} }
 
 // cancelReasons holds the Error of a block cancelled by the turn's end for
 // the common causes, built once: a cancellation storm ends many turns.
