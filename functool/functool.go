@@ -33,6 +33,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/agenttool/agenttool"
+	"github.com/agenttool/agenttool/internal/jsonarg"
 )
 
 // Options configures [New]. A nil *Options means the zero value.
@@ -245,9 +246,9 @@ func keyword(err error) string {
 		place, msg, _ = strings.Cut(rest, ": ")
 	}
 	rule, _, _ := strings.Cut(msg, ":")
-	out := "the " + clip(rule) + " rule is not met"
+	out := "the " + jsonarg.Excerpt(rule) + " rule is not met"
 	if place != "" && place != "root" {
-		out += " at " + fmt.Sprintf("%q", clip(place))
+		out += " at " + fmt.Sprintf("%q", jsonarg.Excerpt(place))
 	}
 	return out
 }
@@ -263,9 +264,9 @@ func decodeProblem(err error) string {
 		} else {
 			field = fmt.Sprintf("%q", field)
 		}
-		return fmt.Sprintf("%s must fit in a Go %s, got %s", field, typeErr.Type, clip(typeErr.Value))
+		return fmt.Sprintf("%s must fit in a Go %s, got %s", field, typeErr.Type, jsonarg.Excerpt(typeErr.Value))
 	}
-	return "arguments could not be decoded: " + clip(err.Error())
+	return "arguments could not be decoded: " + jsonarg.Excerpt(err.Error())
 }
 
 // setUnknownPolicy makes every object schema that lists properties say what

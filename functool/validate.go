@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/agenttool/agenttool/internal/jsonarg"
 )
 
 // maxProblems bounds how many violations one result reports.
@@ -142,7 +144,7 @@ func describe(value any) string {
 	case bool:
 		return strconv.FormatBool(x)
 	case json.Number:
-		return clip(string(x))
+		return jsonarg.Excerpt(string(x))
 	case string:
 		return "a string"
 	case []any:
@@ -153,24 +155,12 @@ func describe(value any) string {
 	return "an unexpected value"
 }
 
-func clip(s string) string {
-	const limit = 32
-	if len(s) <= limit {
-		return s
-	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 func (v *validator) checkNumber(n json.Number, s *jsonschema.Schema, path string) {
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil && !math.IsInf(f, 0) {
-		v.report("%s must be a number, got %s", quoted(path), clip(string(n)))
+		v.report("%s must be a number, got %s", quoted(path), jsonarg.Excerpt(string(n)))
 		return
 	}
 	switch {

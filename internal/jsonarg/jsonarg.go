@@ -5,6 +5,8 @@ package jsonarg
 import (
 	"encoding/json"
 	"errors"
+	"strings"
+	"unicode/utf8"
 )
 
 var (
@@ -125,4 +127,18 @@ func keyEquals(rawKey []byte, key string) bool {
 		}
 	}
 	return string(inner) == key
+}
+
+// Excerpt returns s for an error message: valid UTF-8, and cut short at a
+// rune boundary with "…" so that a huge payload is not echoed to the model.
+func Excerpt(s string) string {
+	const limit = 32
+	if len(s) <= limit {
+		return strings.ToValidUTF8(s, "\uFFFD")
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strings.ToValidUTF8(s[:cut], "\uFFFD") + "…"
 }

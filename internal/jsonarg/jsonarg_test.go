@@ -75,3 +75,19 @@ func FuzzMember(f *testing.F) {
 		}
 	})
 }
+
+func TestExcerpt(t *testing.T) {
+	long := "ééééééééééééééééééééééééééééééééé" // 66 bytes
+	cases := map[string]struct{ in, want string }{
+		"short":          {`"5"`, `"5"`},
+		"exactly 32":     {"12345678901234567890123456789012", "12345678901234567890123456789012"},
+		"cut at a rune":  {long, "éééééééééééééééé…"},
+		"invalid UTF-8":  {"a\xffb", "a\uFFFDb"},
+		"long ASCII cut": {"123456789012345678901234567890123", "12345678901234567890123456789012…"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			assert.Equal(t, tc.want, Excerpt(tc.in))
+		})
+	}
+}

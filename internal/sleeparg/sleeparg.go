@@ -5,8 +5,6 @@ package sleeparg
 
 import (
 	"errors"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/agenttool/agenttool/internal/jsonarg"
 )
@@ -32,7 +30,7 @@ func Seconds(args []byte) (int, string) {
 	if n, ok := plainSeconds(raw); ok {
 		return n, ""
 	}
-	return 0, `"seconds" must be ` + secondsRange + ", got " + excerpt(raw)
+	return 0, `"seconds" must be ` + secondsRange + ", got " + jsonarg.Excerpt(string(raw))
 }
 
 // plainSeconds accepts only the lexemes 0 and [1-9][0-9]* up to the cap, so
@@ -49,18 +47,4 @@ func plainSeconds(raw []byte) (int, bool) {
 		n = n*10 + int(c-'0')
 	}
 	return n, n <= Max
-}
-
-// excerpt quotes a JSON value for an error message, cut short so that a huge
-// payload is not echoed back to the model.
-func excerpt(raw []byte) string {
-	const limit = 32
-	if len(raw) <= limit {
-		return strings.ToValidUTF8(string(raw), "\uFFFD")
-	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(raw[cut]) {
-		cut--
-	}
-	return strings.ToValidUTF8(string(raw[:cut]), "\uFFFD") + "…"
 }
