@@ -179,6 +179,15 @@ func (c *command) parse(args []string) ([]string, error) {
 	}
 }
 
+// parseNone parses the flags of a command that takes no positional arguments.
+func (c *command) parseNone(args []string) error {
+	rest, err := c.parse(args)
+	if err == nil && len(rest) > 0 {
+		err = usageError{fmt.Sprintf("%s takes no arguments, got %q", c.fs.Name(), rest)}
+	}
+	return err
+}
+
 // registry is the default registry narrowed by --allow and --deny.
 func (c *command) registry() (*agenttool.Registry, error) {
 	reg, err := agenttool.NewRegistry(agenttool.DefaultTools()...)
@@ -212,7 +221,7 @@ func splitNames(list string) []string {
 
 func runVersion(args []string, e env) (int, error) {
 	c := newCommand("version", "version", false, e)
-	if _, err := c.parse(args); err != nil {
+	if err := c.parseNone(args); err != nil {
 		return 0, err
 	}
 	fmt.Fprintf(e.stdout, "agenttool %s\n", buildVersion())
@@ -231,21 +240,15 @@ func buildVersion() string {
 
 func runList(args []string, e env) (int, error) {
 	c := newCommand("list", "list [--json] [--allow a,b] [--deny c]", true, e)
-	rest, err := c.parse(args)
-	if err != nil {
+	if err := c.parseNone(args); err != nil {
 		return 0, err
-	}
-	if len(rest) > 0 {
-		return 0, usageError{fmt.Sprintf("list takes no arguments, got %q", rest)}
 	}
 	reg, err := c.registry()
 	if err != nil {
 		return 0, err
 	}
 	if c.json {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return exitOK, enc.Encode(reg.Definitions())
+		return exitOK, printJSON(e.stdout, reg.Definitions())
 	}
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	for _, d := range reg.Definitions() {
@@ -306,40 +309,35 @@ func runCall(ctx context.Context, args []string, e env) (int, error) {
 		b = agenttool.ToolBlock{Call: call, Status: agenttool.StatusCancelled,
 			Result: agenttool.ToolResult{Error: fmt.Sprintf("cancelled before the call started: %v", runErr)}}
 	}
-	if c.json {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(b); err != nil {
-			return 0, err
-		}
-	}
+	code := exitFailed
 	switch b.Status {
 	case agenttool.StatusSucceeded:
-		if !c.json {
-			fmt.Fprintln(e.stdout, b.Result.Output)
-		}
-		return exitOK, nil
+		code = exitOK
 	case agenttool.StatusCancelled:
-		if !c.json {
-			fmt.Fprintln(e.stderr, b.Result.Error)
-		}
-		return exitCancelled, nil
-	default:
-		if !c.json {
-			fmt.Fprintln(e.stderr, b.Result.Error)
-		}
-		return exitFailed, nil
+		code = exitCancelled
 	}
+	switch {
+	case c.json:
+		return code, printJSON(e.stdout, b)
+	case code == exitOK:
+		fmt.Fprintln(e.stdout, b.Result.Output)
+	default:
+		fmt.Fprintln(e.stderr, b.Result.Error)
+	}
+	return code, nil
+}
+
+// printJSON writes v as indented JSON.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 func runMCP(ctx context.Context, args []string, e env) (int, error) {
 	c := newCommand("mcp", "mcp [--allow a,b] [--deny c]", false, e)
-	rest, err := c.parse(args)
-	if err != nil {
+	if err := c.parseNone(args); err != nil {
 		return 0, err
-	}
-	if len(rest) > 0 {
-		return 0, usageError{fmt.Sprintf("mcp takes no arguments, got %q", rest)}
 	}
 	reg, err := c.registry()
 	if err != nil {

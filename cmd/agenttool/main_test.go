@@ -93,6 +93,8 @@ func TestCall(t *testing.T) {
 		"unknown cmd":     {"", []string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
 		"no command":      {"", nil, 2, "", "Usage:"},
 		"list takes none": {"", []string{"list", "x"}, 2, "", "list takes no arguments"},
+		"mcp takes none":  {"", []string{"mcp", "x"}, 2, "", "mcp takes no arguments"},
+		"version no args": {"", []string{"version", "x"}, 2, "", "version takes no arguments"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
