@@ -74,6 +74,8 @@ var ErrNotObject = errors.New("functool: arguments schema must describe a JSON o
 // unsuccessful result saying so, and fn is not called. Members that the
 // schema does not list and that additionalProperties does not describe are
 // ignored (or rejected, with RejectUnknown) and dropped before decoding.
+// Execute may be called concurrently, so fn must allow that; whether a Turn
+// runs it next to other calls is opts.ConcurrencySafe.
 // When fn returns an error satisfying errors.Is with [context.Canceled] or
 // [context.DeadlineExceeded], Execute returns it as the Go error (the call
 // produced no result); any other error becomes an unsuccessful result with

@@ -55,8 +55,10 @@ func New(reg *agenttool.Registry, version string, opts *Options) *mcp.Server {
 }
 
 // Register adds every tool of reg to server, replacing tools of the same
-// name. A schema with no "type" is advertised with "type": "object", which
-// MCP requires.
+// name; a nil reg adds none. A schema with no "type" is advertised with
+// "type": "object", which MCP requires. Calls, from one client or many, run
+// concurrently, each in its own Turn, so the tools' Execute must allow
+// concurrent calls, as the [agenttool.Tool] contract says.
 //
 // A call's [agenttool.ToolResult] becomes a CallToolResult with one text
 // content: Output when it succeeded, Error with isError set when it failed,
@@ -117,12 +119,11 @@ func (h *handler) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 		stop := h.reportProgress(ctx, req.Session, token, h.total(req.Params.Name, args))
 		defer stop()
 	}
+	// The turn is new and only ends with ctx, so an error here means the
+	// client cancelled: the SDK does not send a response for it.
 	blocks, err := turn.Run([]agenttool.ToolCall{{ID: "mcp", Name: req.Params.Name, Args: args}})
-	if err != nil && ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	if len(blocks) != 1 {
-		return nil, fmt.Errorf("agenttool: no result for %q: %w", req.Params.Name, err)
+	if err != nil {
+		return nil, err
 	}
 	return toResult(blocks[0]), nil
 }

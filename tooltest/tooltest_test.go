@@ -139,7 +139,7 @@ func TestBrokenToolsFail(t *testing.T) {
 		"goerror":          `returned Go error bad json; a bad call must be an unsuccessful result`,
 		"acceptsanything":  `succeeded; arguments that are not a JSON object must be refused`,
 		"silentfailure":    `failed with an empty Error`,
-		"ignorescancel":    `with a cancelled context is still running`,
+		"ignorescancel":    `is still running with a cancelled context`,
 		"wrongcancelerror": `after cancel returned stopped; want a result or an error satisfying errors.Is(err, context.Canceled)`,
 		"nullisnotempty":   `treat it as {}`,
 		"badname":          `Name() = "bad name"`,
