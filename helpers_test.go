@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"testing"
 	"unicode/utf8"
 
 	"github.com/agenttool/agenttool"
@@ -39,4 +40,18 @@ func observedProblems(snaps []agenttool.Snapshot, final agenttool.Snapshot) []st
 		}
 	}
 	return problems
+}
+
+// received returns what ch holds, failing the test if it holds nothing: in
+// a synctest bubble, after synctest.Wait, an empty channel means the sender
+// is still blocked.
+func received[T any](t *testing.T, ch <-chan T, failure string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	default:
+		t.Fatal(failure)
+		panic("unreachable")
+	}
 }

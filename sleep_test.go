@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -91,13 +92,9 @@ func TestSleepWaitsOnTheInjectedClock(t *testing.T) {
 
 			mock.Add(time.Nanosecond)
 			synctest.Wait()
-			select {
-			case o := <-done:
-				require.NoError(t, o.err)
-				assert.Equal(t, agenttool.ToolResult{Success: true, Output: "Slept for " + itoa(n) + " second(s)."}, o.res)
-			default:
-				t.Fatalf("sleep of %d s still running after %d s", n, n)
-			}
+			o := received(t, done, fmt.Sprintf("sleep of %d s still running after %d s", n, n))
+			require.NoError(t, o.err)
+			assert.Equal(t, agenttool.ToolResult{Success: true, Output: "Slept for " + itoa(n) + " second(s)."}, o.res)
 		})
 	}
 }
@@ -250,13 +247,9 @@ func TestSleepCancellation(t *testing.T) {
 
 				end()
 				synctest.Wait()
-				select {
-				case o := <-done:
-					require.ErrorIs(t, o.err, tc.want)
-					assert.Equal(t, agenttool.ToolResult{}, o.res)
-				default:
-					t.Fatal("sleep did not return once its context ended")
-				}
+				o := received(t, done, "sleep did not return once its context ended")
+				require.ErrorIs(t, o.err, tc.want)
+				assert.Equal(t, agenttool.ToolResult{}, o.res)
 				assert.Equal(t, start, mock.WaitForAllTimers(), "the timer was stopped and released")
 			})
 		})

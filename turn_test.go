@@ -361,12 +361,7 @@ func TestTurnCancelDuringSleep(t *testing.T) {
 		mock.Add(30 * time.Second)
 		cancel()
 		synctest.Wait()
-		var r runResult
-		select {
-		case r = <-done:
-		default:
-			t.Fatal("Run did not return once the turn's context was cancelled")
-		}
+		r := received(t, done, "Run did not return once the turn's context was cancelled")
 		require.ErrorIs(t, r.err, agenttool.ErrTurnEnded)
 		require.ErrorIs(t, r.err, context.Canceled)
 		assert.Equal(t, []agenttool.ToolStatus{succeeded, cancelled, cancelled}, statuses(r.blocks))
@@ -380,11 +375,7 @@ func TestTurnCancelDuringSleep(t *testing.T) {
 		snaps := rec.all()
 		require.NotEmpty(t, snaps)
 		assert.Equal(t, final, snaps[len(snaps)-1], "the final snapshot is published last")
-		select {
-		case <-turn.Done():
-		default:
-			t.Fatal("Done is not closed after the final snapshot")
-		}
+		received(t, turn.Done(), "Done is not closed after the final snapshot")
 
 		now := mock.Now()
 		assert.Equal(t, now, mock.WaitForAllTimers(), "no timer left on the mock clock")
@@ -422,12 +413,7 @@ func TestTurnToolIgnoringContext(t *testing.T) {
 		synctest.Wait()
 		cancel()
 		synctest.Wait()
-		var r runResult
-		select {
-		case r = <-done:
-		default:
-			t.Fatal("Run waits for a tool that ignores its context")
-		}
+		r := received(t, done, "Run waits for a tool that ignores its context")
 		require.ErrorIs(t, r.err, context.Canceled)
 		assert.Equal(t, cancelled, r.blocks[0].Status)
 		before := len(rec.all())
