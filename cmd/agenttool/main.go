@@ -35,7 +35,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agenttool/agenttool"
-	"github.com/agenttool/agenttool/mcpserver"
+	"github.com/agenttool/agenttool/adapters/mcpserver"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3";

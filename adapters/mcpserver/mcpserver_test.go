@@ -15,7 +15,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/agenttool/agenttool"
-	"github.com/agenttool/agenttool/mcpserver"
+	"github.com/agenttool/agenttool/adapters/mcpserver"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -8,7 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agenttool/agenttool"
-	"github.com/agenttool/agenttool/mcpserver"
+	"github.com/agenttool/agenttool/adapters/mcpserver"
 )
 
 func ExampleNew() {
