@@ -154,8 +154,8 @@ func TestSleepAcceptsBoundaryAndUnknownFields(t *testing.T) {
 	}
 }
 
-func TestSleepRejectsBadArguments(t *testing.T) {
-	cases := map[string]string{
+// badSleepArgs are arguments the sleep tool must refuse, by name.
+var badSleepArgs = map[string]string{
 		"missing":              `{}`,
 		"nil args":             ``,
 		"null args":            `null`,
@@ -185,8 +185,10 @@ func TestSleepRejectsBadArguments(t *testing.T) {
 		"two objects":          `{"seconds":1}{"seconds":2}`,
 		"invalid UTF-8 string": "{\"seconds\":\"\xff\xfe\"}",
 		"long string":          `{"seconds":"ééééééééééééééééééééééééééééééééééé"}`,
-	}
-	for name, args := range cases {
+}
+
+func TestSleepRejectsBadArguments(t *testing.T) {
+	for name, args := range badSleepArgs {
 		t.Run(name, func(t *testing.T) {
 			mock := clock.NewMock()
 			start := mock.Now()
@@ -287,4 +289,51 @@ func TestMaxSleepSecondsMatchesTheValidator(t *testing.T) {
 	cancel()
 	_, err = agenttool.SleepTool{}.Execute(ctx, json.RawMessage(`{"seconds":`+itoa(agenttool.MaxSleepSeconds)+`}`))
 	require.ErrorIs(t, err, context.Canceled, "the cap itself is accepted (and then cancelled)")
+}
+
+// TestSleepWaitAgreesWithExecute checks the Waiter contract: for refused
+// arguments Wait gives exactly Execute's result; for accepted ones Execute
+// waits exactly d on its clock and then returns Wait's result.
+func TestSleepWaitAgreesWithExecute(t *testing.T) {
+	for name, args := range badSleepArgs {
+		t.Run(name, func(t *testing.T) {
+			tool := agenttool.SleepTool{Clock: clock.NewMock()}
+			d, res, ok := tool.Wait(json.RawMessage(args))
+			require.False(t, ok)
+			assert.Zero(t, d)
+			got, err := tool.Execute(context.Background(), json.RawMessage(args))
+			require.NoError(t, err)
+			assert.Equal(t, got, res)
+			_, estimated := tool.Estimate(json.RawMessage(args))
+			assert.False(t, estimated, "no estimate for refused arguments")
+		})
+	}
+	for _, n := range []int{0, 1, 7, 3600, agenttool.MaxSleepSeconds} {
+		t.Run(itoa(n), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				mock := clock.NewMock()
+				tool := agenttool.SleepTool{Clock: mock}
+				args := json.RawMessage(`{"seconds":` + itoa(n) + `,"why":"x"}`)
+				d, res, ok := tool.Wait(args)
+				require.True(t, ok)
+				assert.Equal(t, time.Duration(n)*time.Second, d)
+				estimate, estimated := tool.Estimate(args)
+				assert.True(t, estimated)
+				assert.Equal(t, d, estimate)
+
+				done := execute(context.Background(), tool, string(args))
+				synctest.Wait()
+				if d > 0 {
+					mock.Add(d - time.Nanosecond)
+					synctest.Wait()
+					require.Empty(t, done, "Execute returned before d had passed")
+					mock.Add(time.Nanosecond)
+					synctest.Wait()
+				}
+				o := received(t, done, "Execute still waits once d has passed")
+				require.NoError(t, o.err)
+				assert.Equal(t, res, o.res)
+			})
+		})
+	}
 }

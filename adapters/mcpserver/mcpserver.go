@@ -25,7 +25,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agenttool/agenttool"
-	"github.com/agenttool/agenttool/internal/sleeparg"
 )
 
 // DefaultProgressInterval is how often a call with a progress token reports
@@ -135,21 +134,18 @@ func toResult(b agenttool.ToolBlock) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.Result.Error}}, IsError: true}
 }
 
-// total is the progress total of a call: the requested seconds of a sleep,
-// or 0 (unknown) for anything else.
+// total is the progress total of a call in seconds: the tool's estimate,
+// or 0 (unknown) when it gives none.
 func (h *handler) total(name string, args json.RawMessage) float64 {
 	tool, ok := h.reg.Lookup(name)
 	if !ok {
 		return 0
 	}
-	if _, isSleep := tool.(agenttool.SleepTool); !isSleep {
+	d, ok := agenttool.EstimateOf(tool, args)
+	if !ok {
 		return 0
 	}
-	n, problem := sleeparg.Seconds(args)
-	if problem != "" {
-		return 0
-	}
-	return float64(n)
+	return math.Ceil(d.Seconds())
 }
 
 // reportProgress sends progress notifications until the returned stop is

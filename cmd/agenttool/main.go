@@ -31,6 +31,7 @@ import (
 	"strings"
 	"syscall"
 	"text/tabwriter"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -296,7 +297,11 @@ func runCall(ctx context.Context, args []string, e env) (int, error) {
 	defer turn.Close()
 	var feedback *progress
 	if e.terminal != nil && e.terminal(e.stderr) {
-		feedback = startProgress(e.stderr, name, rawArgs)
+		var estimate time.Duration
+		if tool, ok := reg.Lookup(name); ok {
+			estimate, _ = agenttool.EstimateOf(tool, rawArgs)
+		}
+		feedback = startProgress(e.stderr, name, estimate)
 	}
 	call := agenttool.ToolCall{ID: "call_1", Name: name, Args: rawArgs}
 	blocks, runErr := turn.Run([]agenttool.ToolCall{call})

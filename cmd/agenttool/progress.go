@@ -9,8 +9,6 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
-
-	"github.com/agenttool/agenttool/internal/sleeparg"
 )
 
 // isTerminal reports whether w is a terminal, where live feedback helps.
@@ -30,9 +28,9 @@ type progress struct {
 // feedbackTick is how often the bar or spinner redraws.
 const feedbackTick = 100 * time.Millisecond
 
-func startProgress(w io.Writer, name string, args []byte) *progress {
+func startProgress(w io.Writer, name string, estimate time.Duration) *progress {
 	p := &progress{done: make(chan struct{})}
-	seconds := sleepSeconds(name, args)
+	seconds := int(estimate / time.Second)
 	var bar *progressbar.ProgressBar
 	if seconds > 0 {
 		bar = progressbar.NewOptions64(int64(seconds),
@@ -82,17 +80,4 @@ func (p *progress) stop() {
 	}
 	close(p.done)
 	p.wg.Wait()
-}
-
-// sleepSeconds returns the seconds a sleep call asks for, or 0 when the call
-// is not a valid sleep (the tool itself then reports why).
-func sleepSeconds(name string, args []byte) int {
-	if name != "sleep" {
-		return 0
-	}
-	n, problem := sleeparg.Seconds(args)
-	if problem != "" {
-		return 0
-	}
-	return n
 }
