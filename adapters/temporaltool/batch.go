@@ -186,20 +186,20 @@ func (t *Turns) runConcurrent(ctx workflow.Context, r *record, jobs []job) {
 }
 
 // describe says why an activity failed in the words of its cause: for a
-// tool's Go error, the error's own text.
+// tool's Go error, the error's own text, without the SDK's type.
 func describe(err error) string {
-	var app *temporal.ApplicationError
-	if errors.As(err, &app) {
-		if cause := app.Unwrap(); cause != nil {
-			return app.Message() + ": " + cause.Error()
-		}
-		return app.Message()
-	}
 	var act *temporal.ActivityError
 	if errors.As(err, &act) && act.Unwrap() != nil {
-		return act.Unwrap().Error()
+		err = act.Unwrap()
 	}
-	return err.Error()
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || error(app) != err {
+		return err.Error()
+	}
+	if cause := app.Unwrap(); cause != nil {
+		return app.Message() + ": " + cause.Error()
+	}
+	return app.Message()
 }
 
 // cancelledBecause is the Error of a block cancelled because the workflow
