@@ -186,20 +186,24 @@ func (t *Turns) runConcurrent(ctx workflow.Context, r *record, jobs []job) {
 }
 
 // describe says why an activity failed in the words of its cause: for a
-// tool's Go error, the error's own text, without the SDK's type.
+// tool's Go error, the error's own text, without the SDK's type; for a
+// timeout, which wraps the last attempt's error, the timeout.
 func describe(err error) string {
 	var act *temporal.ActivityError
 	if errors.As(err, &act) && act.Unwrap() != nil {
 		err = act.Unwrap()
 	}
+	var timeout *temporal.TimeoutError
 	var app *temporal.ApplicationError
-	if !errors.As(err, &app) || error(app) != err {
-		return err.Error()
+	switch {
+	case errors.As(err, &timeout):
+		return timeout.Error()
+	case errors.As(err, &app) && app.Unwrap() != nil:
+		return app.Message() + ": " + app.Unwrap().Error()
+	case errors.As(err, &app):
+		return app.Message()
 	}
-	if cause := app.Unwrap(); cause != nil {
-		return app.Message() + ": " + cause.Error()
-	}
-	return app.Message()
+	return err.Error()
 }
 
 // cancelledBecause is the Error of a block cancelled because the workflow

@@ -167,7 +167,7 @@ func TestToolMissingOnTheWorkerFailsCleanly(t *testing.T) {
 	got := runBatches(t, env, workflowSide, []agenttool.ToolCall{call("1", "only-here", `{}`), call("2", "echo", `{"text":"ok"}`)})
 	require.Len(t, got[0], 2)
 	assert.Equal(t, agenttool.StatusFailed, got[0][0].Status)
-	assert.Equal(t, `unknown tool "only-here" on this worker; available tools: sleep, echo`, got[0][0].Result.Error)
+	assert.Equal(t, `unknown tool "only-here" on this worker; available tools: sleep, echo, greet`, got[0][0].Result.Error)
 	assert.Equal(t, agenttool.StatusFailed, got[0][1].Status)
 	assert.Equal(t, `unknown tool "echo"; available tools: only-here`, got[0][1].Result.Error)
 }
@@ -260,7 +260,7 @@ func TestCancellationReachesTheToolsContext(t *testing.T) {
 	require.ErrorAs(t, env.GetWorkflowError(), &cancelled)
 	select {
 	case err := <-stopped:
-		assert.ErrorIs(t, err, context.Canceled)
+		require.ErrorIs(t, err, context.Canceled)
 	case <-time.After(time.Minute):
 		t.Fatal("the tool's context was not cancelled within a minute of the workflow's cancellation")
 	}

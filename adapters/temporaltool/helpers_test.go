@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/log"
@@ -37,10 +38,10 @@ func funcTool(name string, safe bool, fn func(context.Context, json.RawMessage) 
 	return &agenttool.FuncTool{ToolName: name, ToolDescription: name, Schema: json.RawMessage(`{"type":"object"}`), Fn: fn, Safe: safe}
 }
 
-// agentRegistry holds echo and sleep: the tools of the workers in the
-// real-server tests and the example.
+// agentRegistry holds sleep, echo and greet: the tools of the worker
+// processes in the real-server tests.
 func agentRegistry() *agenttool.Registry {
-	reg, err := agenttool.NewRegistry(append(agenttool.DefaultTools(), echoTool())...)
+	reg, err := agenttool.NewRegistry(append(agenttool.DefaultTools(), echoTool(), greetTool())...)
 	if err != nil {
 		panic(err)
 	}
@@ -115,4 +116,20 @@ func query(t *testing.T, env *testsuite.TestWorkflowEnvironment) agenttool.Snaps
 
 func call(id, name, args string) agenttool.ToolCall {
 	return agenttool.ToolCall{ID: id, Name: name, Args: json.RawMessage(args)}
+}
+
+// holdTool is a tool that holds its call until its context ends: it closes
+// started when called (when not nil) and sends the time its context ended
+// on stopped.
+func holdTool(started chan<- struct{}, stopped chan<- time.Time) agenttool.Tool {
+	return funcTool("hold", false, func(ctx context.Context, _ json.RawMessage) (agenttool.ToolResult, error) {
+		if started != nil {
+			close(started)
+		}
+		<-ctx.Done()
+		if stopped != nil {
+			stopped <- time.Now()
+		}
+		return agenttool.ToolResult{}, ctx.Err()
+	})
 }

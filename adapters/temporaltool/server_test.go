@@ -16,9 +16,12 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/temporalproto"
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/agenttool/agenttool"
 	"github.com/agenttool/agenttool/adapters/temporaltool"
@@ -39,8 +42,9 @@ const (
 	waitLimit = 2 * time.Minute
 )
 
-// runWorker runs a worker of agentRegistry's tools until the process is
-// killed or interrupted, and returns the exit code.
+// runWorker runs a worker of agentRegistry's tools, and of the example's
+// agent workflow with its model, until the process is killed or
+// interrupted, and returns the exit code.
 func runWorker(hostPort string) int {
 	logger := log.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	c, err := client.Dial(client.Options{HostPort: hostPort, Logger: logger})
@@ -59,6 +63,8 @@ func runWorker(hostPort string) int {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		return 1
 	}
+	w.RegisterActivityWithOptions(scriptedModel("1"), activity.RegisterOptions{Name: "model"})
+	w.RegisterWorkflowWithOptions(agentWorkflow(turns), workflow.RegisterOptions{Name: "agent"})
 	if err := w.Run(worker.InterruptCh()); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		return 1
@@ -243,9 +249,6 @@ func querySnapshot(t *testing.T, c client.Client, id, runID string) agenttool.Sn
 }
 
 func TestTurnSurvivesRestartsMidSleep(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: this test runs a real Temporal server for about 30 seconds")
-	}
 	const sleep = 20 * time.Second
 	began := time.Now()
 	srv := newDevServer(t)
@@ -274,7 +277,7 @@ func TestTurnSurvivesRestartsMidSleep(t *testing.T) {
 	c.Close()
 	_, c = srv.start(t)
 	defer c.Close()
-	w = startWorker(t, srv.hostPort())
+	startWorker(t, srv.hostPort())
 
 	var final agenttool.Snapshot
 	require.NoError(t, c.GetWorkflow(ctx, id, runID).Get(ctx, &final), "the turn did not complete after the restarts")
@@ -293,12 +296,87 @@ func TestTurnSurvivesRestartsMidSleep(t *testing.T) {
 	require.Equal(t, 1, count(h, enumspb.EVENT_TYPE_TIMER_STARTED), "the sleep was started over")
 	require.Equal(t, 1, count(h, enumspb.EVENT_TYPE_TIMER_FIRED))
 	require.Equal(t, 1, count(h, enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED), "only echo is an activity")
-	desc, err := c.DescribeWorkflowExecution(ctx, id, runID)
+	desc, err := c.DescribeWorkflow(ctx, id, runID)
 	require.NoError(t, err)
-	info := desc.GetWorkflowExecutionInfo()
-	took := info.GetCloseTime().AsTime().Sub(info.GetStartTime().AsTime())
+	require.NotNil(t, desc.WorkflowCloseTime)
+	took := desc.WorkflowCloseTime.Sub(desc.WorkflowStartTime)
 	require.Less(t, took, 2*sleep, "the turn took %v: the sleep was not resumed where it was", took)
 
 	require.Equal(t, final, querySnapshot(t, c, id, runID), "the closed turn answers its final snapshot")
 	recordHistory(t, h, "restart.history.json")
+}
+
+func TestCancellationReachesTheToolWithinTheHeartbeatTimeout(t *testing.T) {
+	const heartbeat = 3 * time.Second
+	srv := newDevServer(t)
+	_, c := srv.start(t)
+	defer c.Close()
+
+	started, stopped := make(chan struct{}), make(chan time.Time, 1)
+	turns := newTurns(t, registry(t, holdTool(started, stopped)), &temporaltool.Options{
+		Activity: workflow.ActivityOptions{HeartbeatTimeout: heartbeat},
+	})
+	w := worker.New(c, "in-process", worker.Options{})
+	require.NoError(t, turns.Register(w))
+	require.NoError(t, w.Start())
+	defer w.Stop()
+
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "cancel-held", TaskQueue: "in-process"},
+		temporaltool.TurnWorkflow, []agenttool.ToolCall{call("1", "hold", `{}`)})
+	require.NoError(t, err)
+	select {
+	case <-started:
+	case <-ctx.Done():
+		t.Fatal("the tool did not start")
+	}
+	cancelled := time.Now()
+	require.NoError(t, c.CancelWorkflow(ctx, run.GetID(), run.GetRunID()))
+	select {
+	case at := <-stopped:
+		t.Logf("the tool's context ended %v after the cancellation", at.Sub(cancelled).Round(time.Millisecond))
+		require.LessOrEqual(t, at.Sub(cancelled), heartbeat, "the cancellation took longer than the heartbeat timeout")
+	case <-ctx.Done():
+		t.Fatal("the tool's context was not cancelled")
+	}
+
+	var canceled *temporal.CanceledError
+	require.ErrorAs(t, run.Get(ctx, nil), &canceled, "a cancelled turn ends as cancelled")
+	snap := querySnapshot(t, c, run.GetID(), run.GetRunID())
+	require.True(t, snap.Final)
+	require.Len(t, snap.Blocks, 1)
+	require.Equal(t, agenttool.StatusCancelled, snap.Blocks[0].Status)
+	require.Equal(t, "cancelled: the turn ended before the call finished (canceled)", snap.Blocks[0].Result.Error)
+	h := history(t, c, run.GetID(), run.GetRunID())
+	require.Equal(t, 1, count(h, enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED))
+	require.Equal(t, 1, count(h, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED))
+	recordHistory(t, h, "cancel.history.json")
+}
+
+func TestAgentWorkflowOnTwoWorkers(t *testing.T) {
+	srv := newDevServer(t)
+	_, c := srv.start(t)
+	defer c.Close()
+	startWorker(t, srv.hostPort())
+	startWorker(t, srv.hostPort())
+
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "agent", TaskQueue: taskQueue}, "agent")
+	require.NoError(t, err)
+	var answer string
+	require.NoError(t, run.Get(ctx, &answer))
+	require.Equal(t, "Done: Hello, Ada! Hello, Grace! Slept for 1 second(s).", answer)
+
+	snap := querySnapshot(t, c, run.GetID(), run.GetRunID())
+	require.False(t, snap.Final, "Final belongs to TurnWorkflow alone")
+	require.Len(t, snap.Blocks, 3)
+	for _, b := range snap.Blocks {
+		require.Equal(t, agenttool.StatusSucceeded, b.Status, "call %s", b.Call.ID)
+	}
+	require.Equal(t, snap.Blocks[0].StartedAt, snap.Blocks[1].StartedAt, "the greetings ran concurrently")
+	h := history(t, c, run.GetID(), run.GetRunID())
+	require.Equal(t, 1, count(h, enumspb.EVENT_TYPE_TIMER_STARTED))
+	recordHistory(t, h, "agent.history.json")
 }

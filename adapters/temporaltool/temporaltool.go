@@ -14,11 +14,22 @@ import (
 	"github.com/agenttool/agenttool"
 )
 
-// TurnWorkflow is the name under which [Turns.Register] registers the
-// workflow that runs one batch as a turn, and QuerySnapshot the query that
-// every workflow calling [Turns.RunBatch] answers with its current
-// [agenttool.Snapshot].
-const TurnWorkflow, QuerySnapshot = "agenttool.Turn", "agenttool.snapshot"
+const (
+	// TurnWorkflow is the name under which [Turns.Register] registers the
+	// workflow that runs one batch as a turn. Its input is the batch, a
+	// []agenttool.ToolCall, and its result the final [agenttool.Snapshot].
+	// The input travels as JSON, so arguments that are not JSON reach the
+	// tools as the JSON string that [agenttool.ToolCall.MarshalJSON] makes of
+	// them; a runtime that must pass them as they are calls [Turns.RunBatch]
+	// from its own workflow. Cancelled, the workflow ends as cancelled, and
+	// its final snapshot stays answerable through QuerySnapshot.
+	TurnWorkflow = "agenttool.Turn"
+	// QuerySnapshot is the query that every workflow calling
+	// [Turns.RunBatch], TurnWorkflow included, answers with its current
+	// [agenttool.Snapshot]: every block of every batch it ran so far, in
+	// call order. Final is true only once TurnWorkflow has ended.
+	QuerySnapshot = "agenttool.snapshot"
+)
 
 // executeActivity is the name of the activity that runs one call.
 const executeActivity = "agenttool.Execute"

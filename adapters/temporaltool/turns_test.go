@@ -82,7 +82,7 @@ func TestCancelDuringSleep(t *testing.T) {
 	err := env.GetWorkflowError()
 	require.Error(t, err)
 	var cancelled *temporal.CanceledError
-	assert.ErrorAs(t, err, &cancelled, "a cancelled turn ends as cancelled")
+	require.ErrorAs(t, err, &cancelled, "a cancelled turn ends as cancelled")
 
 	snap := query(t, env)
 	assert.True(t, snap.Final, "the final snapshot stays answerable")
