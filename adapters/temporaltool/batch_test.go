@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
@@ -267,4 +269,86 @@ func TestCancellationReachesTheToolsContext(t *testing.T) {
 	snap := query(t, env)
 	require.Len(t, snap.Blocks, 1)
 	assert.Equal(t, agenttool.StatusCancelled, snap.Blocks[0].Status)
+}
+
+func TestBatchesFromTwoCoroutinesRunOneAtATime(t *testing.T) {
+	turns := newTurns(t, agentRegistry(), nil)
+	env := newEnv(t, turns)
+	env.RegisterWorkflowWithOptions(func(ctx workflow.Context) error {
+		done := workflow.NewWaitGroup(ctx)
+		done.Add(2)
+		for _, id := range []string{"a", "b"} {
+			workflow.Go(ctx, func(ctx workflow.Context) {
+				defer done.Done()
+				_, _ = turns.RunBatch(ctx, []agenttool.ToolCall{call(id+"1", "sleep", `{"seconds":10}`), call(id+"2", "echo", `{"text":"x"}`)})
+			})
+		}
+		done.Wait(ctx)
+		return nil
+	}, workflow.RegisterOptions{Name: "two"})
+	env.ExecuteWorkflow("two")
+	require.NoError(t, env.GetWorkflowError())
+	snap := query(t, env)
+	require.Len(t, snap.Blocks, 4)
+	ids := make([]string, len(snap.Blocks))
+	for i, b := range snap.Blocks {
+		ids[i] = b.Call.ID
+		assert.Equal(t, agenttool.StatusSucceeded, b.Status)
+	}
+	assert.Equal(t, []string{"a1", "a2", "b1", "b2"}, ids)
+	assert.False(t, snap.Blocks[2].StartedAt.Before(snap.Blocks[1].EndedAt), "the second batch started before the first ended")
+}
+
+func TestCancelledContext(t *testing.T) {
+	turns := newTurns(t, agentRegistry(), nil)
+	env := newEnv(t, turns)
+	env.RegisterWorkflowWithOptions(func(ctx workflow.Context) ([]agenttool.ToolBlock, error) {
+		cancelled, cancel := workflow.WithCancel(ctx)
+		cancel()
+		blocks, err := turns.RunBatch(cancelled, []agenttool.ToolCall{call("1", "echo", `{"text":"never"}`)})
+		if blocks != nil || !errors.Is(err, agenttool.ErrTurnEnded) || !temporal.IsCanceledError(err) {
+			return nil, fmt.Errorf("on a cancelled context RunBatch returned %v, %v", blocks, err)
+		}
+		// The workflow goes on with a live context.
+		return turns.RunBatch(ctx, []agenttool.ToolCall{call("2", "echo", `{"text":"later"}`)})
+	}, workflow.RegisterOptions{Name: "cancelled"})
+	env.ExecuteWorkflow("cancelled")
+	require.NoError(t, env.GetWorkflowError())
+	var blocks []agenttool.ToolBlock
+	require.NoError(t, env.GetWorkflowResult(&blocks))
+	require.Len(t, blocks, 1)
+	assert.Equal(t, agenttool.OK("later"), blocks[0].Result)
+	snap := query(t, env)
+	require.Len(t, snap.Blocks, 1, "a batch refused on a cancelled context leaves no block")
+}
+
+func TestCancelDuringAConcurrentBatch(t *testing.T) {
+	hold := funcTool("hold", true, func(ctx context.Context, _ json.RawMessage) (agenttool.ToolResult, error) {
+		<-ctx.Done()
+		return agenttool.ToolResult{}, ctx.Err()
+	})
+	turns := newTurns(t, registry(t, hold, echoTool()), &temporaltool.Options{
+		Activity: workflow.ActivityOptions{HeartbeatTimeout: 200 * time.Millisecond},
+	})
+	env := newEnv(t, turns)
+	// The turn is cancelled once echo has finished, while both holds run.
+	env.SetOnActivityCompletedListener(func(_ *activity.Info, result converter.EncodedValue, err error) {
+		var res agenttool.ToolResult
+		if err == nil && result.Get(&res) == nil && res.Output == "quick" {
+			env.CancelWorkflow()
+		}
+	})
+	env.ExecuteWorkflow(temporaltool.TurnWorkflow, []agenttool.ToolCall{
+		call("1", "echo", `{"text":"quick"}`), call("2", "hold", `{}`), call("3", "hold", `{}`),
+	})
+	var cancelled *temporal.CanceledError
+	require.ErrorAs(t, env.GetWorkflowError(), &cancelled)
+	snap := query(t, env)
+	require.True(t, snap.Final)
+	require.Len(t, snap.Blocks, 3)
+	assert.Equal(t, agenttool.OK("quick"), snap.Blocks[0].Result, "a call that finished keeps its result")
+	for _, b := range snap.Blocks[1:] {
+		assert.Equal(t, agenttool.StatusCancelled, b.Status)
+		assert.Equal(t, snap.Blocks[0].StartedAt, b.StartedAt, "a concurrent batch starts every call at once")
+	}
 }
