@@ -307,7 +307,7 @@ func TestCancelledContext(t *testing.T) {
 		cancel()
 		blocks, err := turns.RunBatch(cancelled, []agenttool.ToolCall{call("1", "echo", `{"text":"never"}`)})
 		if blocks != nil || !errors.Is(err, agenttool.ErrTurnEnded) || !temporal.IsCanceledError(err) {
-			return nil, fmt.Errorf("on a cancelled context RunBatch returned %v, %v", blocks, err)
+			return nil, fmt.Errorf("on a cancelled context RunBatch returned %v, %w", blocks, err)
 		}
 		// The workflow goes on with a live context.
 		return turns.RunBatch(ctx, []agenttool.ToolCall{call("2", "echo", `{"text":"later"}`)})
