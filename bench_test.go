@@ -72,6 +72,7 @@ func BenchmarkTurnRun(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	var runCalls func(b *testing.B, reg *agenttool.Registry, calls []agenttool.ToolCall, earlier int, opts *agenttool.TurnOptions)
 	newTurn := func(b *testing.B, reg *agenttool.Registry, earlier int, opts *agenttool.TurnOptions) *agenttool.Turn {
 		turn := agenttool.NewTurn(context.Background(), reg, opts)
 		if earlier > 0 {
@@ -86,6 +87,9 @@ func BenchmarkTurnRun(b *testing.B) {
 		return turn
 	}
 	run := func(b *testing.B, reg *agenttool.Registry, earlier int, opts *agenttool.TurnOptions) {
+		runCalls(b, reg, calls, earlier, opts)
+	}
+	runCalls = func(b *testing.B, reg *agenttool.Registry, calls []agenttool.ToolCall, earlier int, opts *agenttool.TurnOptions) {
 		b.ReportAllocs()
 		turn := newTurn(b, reg, earlier, opts)
 		runtime.GC()
@@ -143,16 +147,7 @@ func BenchmarkTurnRun(b *testing.B) {
 		}
 	})
 	b.Run("json-tool-turn-run", func(b *testing.B) {
-		jsonCalls := []agenttool.ToolCall{{ID: "1", Name: "decode", Args: zeroArgs}}
-		b.ReportAllocs()
-		turn := agenttool.NewTurn(context.Background(), jsonReg, nil)
-		defer turn.Close()
-		for b.Loop() {
-			blocks, err := turn.Run(jsonCalls)
-			if err != nil || blocks[0].Status != agenttool.StatusSucceeded {
-				b.Fatal(blocks, err)
-			}
-		}
+		runCalls(b, jsonReg, []agenttool.ToolCall{{ID: "1", Name: "decode", Args: zeroArgs}}, 0, nil)
 	})
 	b.Run("turn-per-call", func(b *testing.B) {
 		b.ReportAllocs()
