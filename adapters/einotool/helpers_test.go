@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/cloudwego/eino/components/model"
-	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 	"github.com/stretchr/testify/require"
 )
@@ -101,14 +100,7 @@ func toolAnswers(msgs []*schema.Message) map[string]string {
 	return out
 }
 
-// paramsJSON writes the parameters of an Eino tool as JSON Schema.
-func paramsJSON(t *testing.T, bt tool.BaseTool) json.RawMessage {
-	t.Helper()
-	info, err := bt.Info(context.Background())
-	require.NoError(t, err)
-	return infoParamsJSON(t, info)
-}
-
+// infoParamsJSON writes the parameters of an Eino tool as JSON Schema.
 func infoParamsJSON(t *testing.T, info *schema.ToolInfo) json.RawMessage {
 	t.Helper()
 	js, err := info.ToJSONSchema()
@@ -140,7 +132,7 @@ func decodeExact(b []byte) (any, error) {
 		return nil, err
 	}
 	if _, err := d.Token(); !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("trailing data after the value: %v", err)
+		return nil, errors.New("trailing data after the value")
 	}
 	return v, nil
 }
