@@ -18,8 +18,8 @@
 // the properties and numbers as written. The arguments the model sent reach
 // the tool's Execute byte for byte; the tool, not Eino, judges them.
 //
-// A call that fails (bad arguments, an unknown tool, a tool's unsuccessful
-// result, error or panic) answers the model with "error: " and the reason,
+// A call that fails (arguments the tool refuses, its unsuccessful result,
+// its error or its panic) answers the model with "error: " and the reason,
 // as an ordinary tool message, because a Go error from a tool aborts Eino's
 // whole graph. Only a call whose context ended returns a Go error.
 //
