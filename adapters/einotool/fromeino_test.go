@@ -263,7 +263,7 @@ func TestRoundTripThroughEino(t *testing.T) {
 }
 
 func TestFromEinoConformance(t *testing.T) {
-	tooltest.Run(t, func() agenttool.Tool {
+	tooltest.Run(t, func(t *testing.T) agenttool.Tool {
 		at, err := einotool.FromEino(newMultiply(t))
 		require.NoError(t, err)
 		return at
