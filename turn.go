@@ -76,6 +76,11 @@ type Turn struct {
 	observer func(Snapshot)
 	done     chan struct{}
 	batches  chan struct{} // holds a token while a Run runs its batch
+	// single carries the outcome of each user tool call of a sequential
+	// batch. Only the Run holding the batches token uses it, and it holds
+	// no stale outcome: every call's outcome is read, unless the turn
+	// ended, after which no batch runs.
+	single chan outcome
 
 	mu         sync.Mutex
 	stop       func() bool // unregisters end from ctx, once watchLocked registered it
@@ -237,7 +242,6 @@ type outcome struct {
 }
 
 func (t *Turn) runSequential(jobs []job) {
-	var results chan outcome
 	for _, j := range jobs {
 		if !t.begin(j.index, j.index+1) {
 			return
@@ -248,11 +252,11 @@ func (t *Turn) runSequential(jobs []job) {
 		case j.native:
 			t.settle(t.execute(j, nil))
 		default:
-			if results == nil {
-				results = make(chan outcome, 1)
+			if t.single == nil {
+				t.single = make(chan outcome, 1)
 			}
-			t.dispatch(j, results)
-			if !t.await(results) {
+			t.dispatch(j, t.single)
+			if !t.await(t.single) {
 				return
 			}
 		}

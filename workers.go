@@ -13,6 +13,11 @@ const idleTimeout = 50 * time.Millisecond
 // worker is a goroutine of a turn that runs user tools, one call at a time.
 type worker struct {
 	calls chan workItem // unbuffered: a call is handed to a waiting worker
+	// idle bounds each wait for a call. It is reused: since Go 1.23 (this
+	// module's go line is later) Stop and Reset leave no stale tick in the
+	// channel, so a timer that fired while a call arrived cannot end the
+	// next wait early.
+	idle *time.Timer
 }
 
 type workItem struct {
@@ -62,13 +67,17 @@ func (t *Turn) next(w *worker) (workItem, bool) {
 	}
 	t.idle = append(t.idle, w)
 	t.mu.Unlock()
-	timer := time.NewTimer(idleTimeout)
-	defer timer.Stop()
+	if w.idle == nil {
+		w.idle = time.NewTimer(idleTimeout)
+	} else {
+		w.idle.Reset(idleTimeout)
+	}
+	defer w.idle.Stop()
 	select {
 	case item := <-w.calls:
 		return item, true
 	case <-t.ctx.Done():
-	case <-timer.C:
+	case <-w.idle.C:
 	}
 	t.mu.Lock()
 	for i, x := range t.idle {
