@@ -42,6 +42,14 @@ func (in callInput) args() json.RawMessage {
 	return json.RawMessage(in.Args)
 }
 
+// callOutput is the result of the activity that runs one call: the tool's
+// result and the last progress it reported, which the workflow records on
+// the call's block.
+type callOutput struct {
+	Result   agenttool.ToolResult `json:"result"`
+	Progress agenttool.Progress   `json:"progress,omitzero"`
+}
+
 // outcome is what one Execute produced.
 type outcome struct {
 	res agenttool.ToolResult
@@ -55,25 +63,31 @@ type outcome struct {
 // end. Only a Go error fails the activity, to be retried by the retry
 // policy. The tool runs in a goroutine of its own while this one heartbeats,
 // so that a cancellation reaches the tool's context, and so that the
-// activity ends when its context does even if the tool ignores it.
-func (t *Turns) execute(ctx context.Context, in callInput) (agenttool.ToolResult, error) {
+// activity ends when its context does even if the tool ignores it. The
+// latest progress the tool reported goes out with each heartbeat (where
+// `temporal workflow describe` shows it) and with the result.
+func (t *Turns) execute(ctx context.Context, in callInput) (callOutput, error) {
 	tl, ok := t.tools[in.Tool]
 	if !ok {
-		return unknown(in.Tool, "on this worker", t.names), nil
+		return callOutput{Result: unknown(in.Tool, "on this worker", t.names)}, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var progress atomic.Pointer[agenttool.Progress]
 	toolCtx := agenttool.WithProgress(ctx, func(p agenttool.Progress) { progress.Store(&p) })
 	outcomes := make(chan outcome, 1)
-	go run(toolCtx, tl, in.Tool, in.args(), outcomes)
+	go run(toolCtx, tl, in.args(), outcomes)
 
 	beat := time.NewTicker(heartbeatEvery(activity.GetInfo(ctx).HeartbeatTimeout))
 	defer beat.Stop()
 	for {
 		select {
 		case o := <-outcomes:
-			return o.res, o.err
+			out := callOutput{Result: o.res}
+			if p := progress.Load(); p != nil {
+				out.Progress = *p
+			}
+			return out, o.err
 		case <-beat.C:
 			if p := progress.Load(); p != nil {
 				activity.RecordHeartbeat(ctx, *p)
@@ -81,7 +95,7 @@ func (t *Turns) execute(ctx context.Context, in callInput) (agenttool.ToolResult
 				activity.RecordHeartbeat(ctx)
 			}
 		case <-ctx.Done():
-			return agenttool.ToolResult{}, ctx.Err()
+			return callOutput{}, ctx.Err()
 		}
 	}
 }
@@ -99,7 +113,7 @@ func heartbeatEvery(timeout time.Duration) time.Duration {
 // run executes one call and sends its outcome, turning a panic, or a
 // goroutine that ends without returning (runtime.Goexit), into a failed
 // result.
-func run(ctx context.Context, tl agenttool.Tool, name string, args json.RawMessage, out chan<- outcome) {
+func run(ctx context.Context, tl agenttool.Tool, args json.RawMessage, out chan<- outcome) {
 	returned := false
 	defer func() {
 		if returned {
@@ -109,12 +123,17 @@ func run(ctx context.Context, tl agenttool.Tool, name string, args json.RawMessa
 			out <- outcome{res: agenttool.Failf("tool panicked: %v", p)}
 			return
 		}
-		out <- outcome{res: agenttool.Failf("tool %q ended without returning a result", name)}
+		out <- outcome{res: agenttool.ToolResult{Error: exitedWithoutReturning}}
 	}()
 	res, err := tl.Execute(ctx, args)
 	returned = true
 	out <- outcome{res: res, err: err}
 }
+
+// exitedWithoutReturning is the Error of a call whose tool ended its
+// goroutine without returning, worded as a Turn words it.
+const exitedWithoutReturning = "tool exited without returning: it ended its goroutine (runtime.Goexit, " +
+	"as t.FailNow and testify's require do) instead of returning a result"
 
 // unknown is the result of a call to a tool that the registry does not
 // hold, worded as a Turn words it; where says whose registry, when it is not

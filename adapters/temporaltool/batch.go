@@ -97,19 +97,19 @@ type pending struct {
 	after  agenttool.ToolResult // a timer's result once it fires
 }
 
-// result waits for p and returns the call's result.
-func (p pending) result(ctx workflow.Context) agenttool.ToolResult {
+// result waits for p and returns the call's result and last progress.
+func (p pending) result(ctx workflow.Context) callOutput {
 	if p.timer {
 		if err := p.future.Get(ctx, nil); err != nil {
-			return agenttool.ToolResult{Error: "tool error: " + err.Error()}
+			return callOutput{Result: agenttool.ToolResult{Error: "tool error: " + err.Error()}}
 		}
-		return p.after
+		return callOutput{Result: p.after}
 	}
-	var res agenttool.ToolResult
-	if err := p.future.Get(ctx, &res); err != nil {
-		return agenttool.ToolResult{Error: "tool error: " + describe(err)}
+	var out callOutput
+	if err := p.future.Get(ctx, &out); err != nil {
+		return callOutput{Result: agenttool.ToolResult{Error: "tool error: " + describe(err)}}
 	}
-	return res
+	return out
 }
 
 // begin starts one call. It returns the call's pending activity or timer,
@@ -151,13 +151,14 @@ func (t *Turns) runSequential(ctx workflow.Context, r *record, jobs []job) {
 		}
 		r.start(j.index, j.index+1, workflow.Now(ctx))
 		p, res, done := t.begin(ctx, j)
+		out := callOutput{Result: res}
 		if !done {
-			res = p.result(ctx)
+			out = p.result(ctx)
 			if ctx.Err() != nil {
 				return
 			}
 		}
-		r.settle(j.index, res, workflow.Now(ctx))
+		r.settle(j.index, out, workflow.Now(ctx))
 	}
 }
 
@@ -170,13 +171,13 @@ func (t *Turns) runConcurrent(ctx workflow.Context, r *record, jobs []job) {
 	for _, j := range jobs {
 		p, res, done := t.begin(ctx, j)
 		if done {
-			r.settle(j.index, res, workflow.Now(ctx))
+			r.settle(j.index, callOutput{Result: res}, workflow.Now(ctx))
 			continue
 		}
 		waiting++
 		sel.AddFuture(p.future, func(workflow.Future) {
-			if res := p.result(ctx); ctx.Err() == nil {
-				r.settle(j.index, res, workflow.Now(ctx))
+			if out := p.result(ctx); ctx.Err() == nil {
+				r.settle(j.index, out, workflow.Now(ctx))
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -32,7 +33,16 @@ func TestRecordsMatchTurn(t *testing.T) {
 		return agenttool.ToolResult{}, errors.New("out of cheese")
 	})
 	boom := funcTool("boom", true, func(context.Context, json.RawMessage) (agenttool.ToolResult, error) { panic(errors.New("bad state")) })
-	tools := []agenttool.Tool{agenttool.SleepTool{}, echoTool(), silent, broken, boom}
+	exits := funcTool("exits", false, func(context.Context, json.RawMessage) (agenttool.ToolResult, error) {
+		runtime.Goexit()
+		return agenttool.OK("unreachable"), nil
+	})
+	reports := funcTool("reports", false, func(ctx context.Context, _ json.RawMessage) (agenttool.ToolResult, error) {
+		agenttool.ReportProgress(ctx, agenttool.Progress{Done: 1, Total: 4, Message: "first"})
+		agenttool.ReportProgress(ctx, agenttool.Progress{Done: 3, Total: 4, Message: "almost"})
+		return agenttool.OK("reported"), nil
+	})
+	tools := []agenttool.Tool{agenttool.SleepTool{}, echoTool(), silent, broken, boom, exits, reports}
 	batches := map[string][]agenttool.ToolCall{
 		"sleep arguments": {
 			call("1", "sleep", `{"seconds":0}`),
@@ -49,6 +59,8 @@ func TestRecordsMatchTurn(t *testing.T) {
 		"go error":              {call("1", "broken", `{}`)},
 		"panic, concurrently":   {call("1", "boom", `{}`), call("2", "echo", `{"text":"y"}`)},
 		"functool bad argument": {call("1", "echo", `{"text":5}`), call("2", "echo", `not json`)},
+		"goexit":                {call("1", "exits", `{}`), call("2", "echo", `{"text":"z"}`)},
+		"progress":              {call("1", "reports", `{}`)},
 	}
 	for name, calls := range batches {
 		t.Run(name, func(t *testing.T) {
@@ -65,6 +77,7 @@ func TestRecordsMatchTurn(t *testing.T) {
 			for i := range want {
 				assert.Equal(t, want[i].Status, got[0][i].Status, "call %s", want[i].Call.ID)
 				assert.Equal(t, want[i].Result, got[0][i].Result, "call %s", want[i].Call.ID)
+				assert.Equal(t, want[i].Progress, got[0][i].Progress, "call %s", want[i].Call.ID)
 				assert.Equal(t, jsonOf(t, want[i].Call), jsonOf(t, got[0][i].Call), "call %s", want[i].Call.ID)
 			}
 		})
@@ -333,8 +346,8 @@ func TestCancelDuringAConcurrentBatch(t *testing.T) {
 	env := newEnv(t, turns)
 	// The turn is cancelled once echo has finished, while both holds run.
 	env.SetOnActivityCompletedListener(func(_ *activity.Info, result converter.EncodedValue, err error) {
-		var res agenttool.ToolResult
-		if err == nil && result.Get(&res) == nil && res.Output == "quick" {
+		var out struct{ Result agenttool.ToolResult }
+		if err == nil && result.Get(&out) == nil && out.Result.Output == "quick" {
 			env.CancelWorkflow()
 		}
 	})

@@ -99,13 +99,14 @@ func (r *record) start(from, to int, now time.Time) {
 	r.seq++
 }
 
-// settle records the result of block i, as a Turn does: failed when
+// settle records the outcome of block i, as a Turn does: failed when
 // unsuccessful, with an Error even when the tool gave none.
-func (r *record) settle(i int, res agenttool.ToolResult, now time.Time) {
+func (r *record) settle(i int, out callOutput, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	b := &r.blocks[i]
-	b.EndedAt = now
+	res := out.Result
+	b.EndedAt, b.Progress = now, out.Progress
 	switch {
 	case !res.Success:
 		b.Status, b.Result = agenttool.StatusFailed, res
