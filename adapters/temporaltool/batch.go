@@ -14,17 +14,21 @@ import (
 
 // RunBatch runs one batch of calls, from one model response, inside any
 // workflow, and returns their blocks in call order. Call it from the
-// workflow's code with the workflow's context; the workflow then answers
-// [QuerySnapshot] with every block of every batch it ran so far.
+// workflow's code with the workflow's context; from its first call on, the
+// workflow answers [QuerySnapshot] with every block of every batch it ran
+// so far (a batch of no calls only sets that up).
 //
 // The batch rule, statuses and records are those of [agenttool.Turn.Run]:
 // the calls run concurrently when every one names a [agenttool.ConcurrencySafe]
 // tool of the registry, otherwise one at a time in call order; a call to a
-// tool the registry does not hold, an unsuccessful result, a panic or a Go
-// error fails its block and the batch goes on. A call to an
-// [agenttool.Waiter] whose arguments are valid is a durable workflow timer;
-// every other call is an activity (see [Options]). Timestamps come from
-// [workflow.Now]. Each call's arguments reach the tool exactly as given.
+// tool the registry does not hold, an unsuccessful result or a panic fails
+// its block at once, a Go error once the retry policy's attempts are spent,
+// and the batch goes on. A call to an [agenttool.Waiter] whose arguments are
+// valid is a durable workflow timer; every other call is an activity (see
+// [Options]). Timestamps come from [workflow.Now]. Each call's arguments
+// reach the tool exactly as given. A block's Progress is the last report of
+// its tool, recorded when the call ends: a workflow does not see an
+// activity's reports while it runs (its heartbeats carry them).
 //
 // When ctx is cancelled, every block still pending or running becomes
 // [agenttool.StatusCancelled] with an Error saying why, and RunBatch returns

@@ -48,7 +48,7 @@ var (
 	ErrInvalidOptions = errors.New("temporaltool: invalid options")
 	// ErrAlreadyRegistered is returned (wrapped) by [Turns.Register] and
 	// [Turns.RegisterWorkflow] when the worker already holds the workflow or
-	// the activity they register: the SDK would panic.
+	// the activity they register, where the SDK itself panics.
 	ErrAlreadyRegistered = errors.New("temporaltool: already registered")
 )
 
@@ -64,7 +64,10 @@ type Options struct {
 	// workflow cancels the tool's context within HeartbeatTimeout. A nil
 	// RetryPolicy, or one whose MaximumAttempts is zero (which the SDK reads
 	// as unlimited), gets at most 3 attempts. ActivityID must be empty: each
-	// call is an activity of its own.
+	// call is an activity of its own. TaskQueue, when set, sends the calls
+	// to the workers of another task queue, which must register the same
+	// tools. With WaitForCancellation, a cancelled batch waits until each
+	// running call's activity has acknowledged the cancellation.
 	Activity workflow.ActivityOptions
 }
 
@@ -116,14 +119,17 @@ func New(reg *agenttool.Registry, opts *Options) (*Turns, error) {
 
 // withDefaults checks ao and fills its zero fields.
 func withDefaults(ao workflow.ActivityOptions) (workflow.ActivityOptions, error) {
-	for name, d := range map[string]time.Duration{
-		"StartToCloseTimeout":    ao.StartToCloseTimeout,
-		"ScheduleToCloseTimeout": ao.ScheduleToCloseTimeout,
-		"ScheduleToStartTimeout": ao.ScheduleToStartTimeout,
-		"HeartbeatTimeout":       ao.HeartbeatTimeout,
+	for _, timeout := range []struct {
+		name string
+		d    time.Duration
+	}{
+		{"StartToCloseTimeout", ao.StartToCloseTimeout},
+		{"ScheduleToCloseTimeout", ao.ScheduleToCloseTimeout},
+		{"ScheduleToStartTimeout", ao.ScheduleToStartTimeout},
+		{"HeartbeatTimeout", ao.HeartbeatTimeout},
 	} {
-		if d < 0 {
-			return ao, fmt.Errorf("%w: Activity.%s is %v; want 0 (the default) or more", ErrInvalidOptions, name, d)
+		if timeout.d < 0 {
+			return ao, fmt.Errorf("%w: Activity.%s is %v; want 0 (the default) or more", ErrInvalidOptions, timeout.name, timeout.d)
 		}
 	}
 	if ao.ActivityID != "" {
@@ -155,7 +161,8 @@ func withDefaults(ao workflow.ActivityOptions) (workflow.ActivityOptions, error)
 }
 
 // Register registers, on a worker (or the SDK's test environment), the
-// activity that runs the tools' calls and [TurnWorkflow]. Register it on every
+// activity that runs the tools' calls ("agenttool.Execute") and
+// [TurnWorkflow]. Register it on every
 // worker of the task queue. Registering on a worker that already holds
 // either (this Turns or another) returns an error wrapping
 // [ErrAlreadyRegistered], and any other refusal of the SDK (which panics)
