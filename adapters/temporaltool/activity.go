@@ -3,12 +3,15 @@ package temporaltool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/agenttool/agenttool"
 )
@@ -83,6 +86,9 @@ func (t *Turns) execute(ctx context.Context, in callInput) (callOutput, error) {
 	for {
 		select {
 		case o := <-outcomes:
+			if o.err != nil && ctx.Err() != nil {
+				return callOutput{}, stopped(ctx)
+			}
 			out := callOutput{Result: o.res}
 			if p := progress.Load(); p != nil {
 				out.Progress = *p
@@ -95,9 +101,21 @@ func (t *Turns) execute(ctx context.Context, in callInput) (callOutput, error) {
 				activity.RecordHeartbeat(ctx)
 			}
 		case <-ctx.Done():
-			return callOutput{}, ctx.Err()
+			return callOutput{}, stopped(ctx)
 		}
 	}
+}
+
+// stopped is the activity's error once its context has ended: the
+// context's error, so that the SDK reports a cancellation as one, except
+// when a heartbeat found that the server no longer holds the activity (its
+// workflow closed or moved on), where no retry could complete it.
+func stopped(ctx context.Context) error {
+	var gone *serviceerror.NotFound
+	if errors.As(context.Cause(ctx), &gone) {
+		return temporal.NewNonRetryableApplicationError("temporaltool: the server no longer holds this call's activity", "ActivityGone", gone)
+	}
+	return ctx.Err()
 }
 
 // heartbeatEvery is how often a call with the given heartbeat timeout
