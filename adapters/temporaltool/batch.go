@@ -35,8 +35,8 @@ import (
 // the batch's blocks with an error wrapping [agenttool.ErrTurnEnded] and the
 // SDK's [temporal.CanceledError], so that a workflow returning it ends as
 // cancelled. On a context already cancelled it returns no blocks. Calls from
-// several coroutines of one workflow run one batch at a time, in the order
-// they come.
+// several coroutines of one workflow run one batch at a time, in an order
+// that replay repeats.
 func (t *Turns) RunBatch(ctx workflow.Context, calls []agenttool.ToolCall) ([]agenttool.ToolBlock, error) {
 	r, err := recordOf(ctx)
 	if err != nil {
@@ -128,7 +128,7 @@ func (t *Turns) begin(ctx workflow.Context, j job) (p pending, res agenttool.Too
 			return p, res, true
 		}
 		timer := workflow.NewTimerWithOptions(ctx, d, workflow.TimerOptions{Summary: j.call.Name})
-		return pending{future: timer, timer: true, after: res}, res, false
+		return pending{future: timer, timer: true, after: res}, agenttool.ToolResult{}, false
 	}
 	ao := t.activity
 	if ao.Summary == "" {
