@@ -30,25 +30,23 @@
 // [Results] answers every call of the batch, in call order, with one
 // tool_result block whose tool_use_id is the call's ID:
 //
-//	block status            tool_result content           is_error
-//	succeeded               Result.Output                 false
-//	failed                  Result.Error                  true
-//	cancelled               Result.Error                  true
-//	pending or running      "the tool call did not finish (it is running)"  true
+//	block status        is_error  tool_result content
+//	succeeded           false     Result.Output (no content when empty: the API rejects empty text)
+//	failed              true      Result.Error, or "the tool call failed" when empty
+//	cancelled           true      Result.Error, or "the tool call was cancelled" when empty
+//	pending, running    true      "the tool call did not finish (it is running)"
 //
-// A failed or cancelled block with an empty Error reads "the tool call
-// failed" or "the tool call was cancelled", since an error the model cannot
-// read helps no one; an empty Output sends a tool_result with no content,
-// since the API rejects empty text blocks. A Turn reports every call of a
-// batch, cancelled ones included, even when [agenttool.Turn.Run] returns an
-// error, so Results of its blocks answers every tool_use of the message.
+// A Turn reports every call of a batch, cancelled ones included, even when
+// [agenttool.Turn.Run] returns an error, so Results of its blocks answers
+// every tool_use of the message, as the API requires.
 //
 // # Bad input from the API
 //
 // Calls never drops a block the API may expect an answer to, and never
 // panics. A tool_use block with an empty name, or with input that is not a
-// JSON object, becomes a call like any other: the Turn fails it (unknown
-// tool "", or the tool's own "arguments are not valid JSON"). A block of a
+// JSON object, becomes a call like any other, and the Turn fails it: unknown
+// tool "", or the tool's own error for arguments that are not an object. A
+// block of a
 // type this SDK version does not know that carries an id is taken for a
 // call the model waits on: its call gets a name that no tool can have,
 // saying "content block of unsupported type <type>", so the Turn fails it
@@ -175,8 +173,9 @@ func unsupportedName(typ string) string {
 // doc shows. Pass the blocks [agenttool.Turn.Run] returned for the calls of
 // one message, whether or not Run returned an error, so that every tool_use
 // is answered. The API wants the tool_result blocks first in the message:
-// append any text block after them. Blocks with no calls give a message
-// with no content, which the API rejects; stop the loop instead.
+// append any text block after them. No blocks give a message with no
+// content, which the API rejects: when [Calls] finds no calls, the loop is
+// over.
 func Results(blocks []agenttool.ToolBlock) anthropic.MessageParam {
 	content := make([]anthropic.ContentBlockParamUnion, 0, len(blocks))
 	for _, b := range blocks {

@@ -52,17 +52,15 @@
 // [Results] answers every call of the batch, in call order, with one
 // function response part whose Response has a single key:
 //
-//	block status            FunctionResponse.Response
-//	succeeded               {"output": Result.Output}
-//	failed                  {"error": Result.Error}
-//	cancelled               {"error": Result.Error}
-//	pending or running      {"error": "the tool call did not finish (it is running)"}
+//	block status        FunctionResponse.Response
+//	succeeded           {"output": Result.Output}
+//	failed              {"error": Result.Error}, or "the tool call failed" when empty
+//	cancelled           {"error": Result.Error}, or "the tool call was cancelled" when empty
+//	pending, running    {"error": "the tool call did not finish (it is running)"}
 //
-// A failed or cancelled block with an empty Error reads "the tool call
-// failed" or "the tool call was cancelled", since an error the model cannot
-// read helps no one. A Turn reports every call of a batch, cancelled ones
-// included, even when [agenttool.Turn.Run] returns an error, so Results of
-// its blocks answers every call of the response.
+// A Turn reports every call of a batch, cancelled ones included, even when
+// [agenttool.Turn.Run] returns an error, so Results of its blocks answers
+// every function call of the response.
 //
 // # Bad input from the API
 //
@@ -74,6 +72,8 @@
 // so the tool fails the call as it fails any arguments that are not JSON.
 // Parts of a kind this SDK does not model reach Calls empty, since the SDK
 // drops what it does not know, and are not calls.
+//
+// The functions keep nothing between calls and are safe for concurrent use.
 package genaitool
 
 import (
@@ -150,8 +150,8 @@ func objectSchema(params json.RawMessage) (json.RawMessage, error) {
 // whose content goes back into the history, one per function call part, in
 // order: the model's id (or one made up, see the package doc), its name and
 // its arguments encoded once as JSON. A nil resp, or one without function
-// calls, has no calls: that response is the model's answer. Calls is safe
-// for concurrent use; see Bad input from the API in the package doc.
+// calls, has no calls: that response is the model's answer. See Bad input
+// from the API in the package doc for calls that are not well-formed.
 func Calls(resp *genai.GenerateContentResponse) []agenttool.ToolCall {
 	if resp == nil || len(resp.Candidates) == 0 || resp.Candidates[0] == nil || resp.Candidates[0].Content == nil {
 		return nil
