@@ -192,7 +192,9 @@ func encodeArgs(args map[string]any) json.RawMessage {
 // [Calls] made up) and the call's name. Pass the blocks
 // [agenttool.Turn.Run] returned for the calls of one response, whether or
 // not Run returned an error, so that every call is answered, and append the
-// content after the model's own (see History in the package doc).
+// content after the model's own (see History in the package doc). No blocks
+// give a content with no parts, which the API rejects: when [Calls] finds
+// no calls, the loop is over.
 func Results(blocks []agenttool.ToolBlock) *genai.Content {
 	parts := make([]*genai.Part, 0, len(blocks))
 	for _, b := range blocks {
