@@ -5,7 +5,7 @@
 // the turn's blocks become the tool results of the next request.
 //
 //	tools, err := openaitool.ChatTools(reg.Definitions(), nil)
-//	params := openai.ChatCompletionNewParams{Model: openai.ChatModelGPT4_1, Messages: messages, Tools: tools}
+//	params := openai.ChatCompletionNewParams{Model: openai.ChatModelGPT5_5, Messages: messages, Tools: tools}
 //	completion, err := client.Chat.Completions.New(ctx, params)
 //	msg := completion.Choices[0].Message
 //	blocks, err := turn.Run(openaitool.ChatCalls(msg))

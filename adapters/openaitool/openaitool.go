@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/openai/openai-go/v3/packages/respjson"
 
@@ -106,14 +107,15 @@ func resultText(b agenttool.ToolBlock) string {
 
 // rawArgs returns a call's arguments as the model sent them: the text of
 // the JSON string that carries them or, when a server sent them as JSON
-// rather than in a string, those JSON bytes. It returns nil when there are
-// none.
+// rather than in a string, those JSON bytes (field holds the raw value). It
+// returns nil when there are none.
 func rawArgs(text string, field respjson.Field) json.RawMessage {
-	if text != "" {
-		return json.RawMessage(text)
-	}
-	if raw := field.Raw(); !field.Valid() && raw != "" && raw != respjson.Null {
+	raw := strings.TrimSpace(field.Raw())
+	if text == "" && raw != "" && raw != respjson.Null && raw[0] != '"' {
 		return json.RawMessage(raw)
 	}
-	return nil
+	if text == "" {
+		return nil
+	}
+	return json.RawMessage(text)
 }

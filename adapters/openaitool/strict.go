@@ -113,9 +113,12 @@ func (s strictifier) refuse(path, format string, args ...any) error {
 // node rewrites the schema at path ("" for the root, then JSON Pointer
 // tokens such as /properties/city).
 func (s strictifier) node(raw json.RawMessage, path string) (json.RawMessage, error) {
+	if isTrue(raw) || isFalse(raw) {
+		return nil, s.refuse(path, "the schema is %s; a boolean schema has no strict form", raw)
+	}
 	o, err := parseObject(raw)
 	if err != nil {
-		return nil, s.refuse(path, "the schema is %v (a boolean schema has no strict form)", err)
+		return nil, s.refuse(path, "the schema is %v", err)
 	}
 	for _, kw := range unsupported {
 		if _, ok := o.get(kw); ok {
@@ -372,6 +375,7 @@ func acceptsNull(o object) bool {
 
 func isNull(raw json.RawMessage) bool  { return strings.TrimSpace(string(raw)) == "null" }
 func isFalse(raw json.RawMessage) bool { return strings.TrimSpace(string(raw)) == "false" }
+func isTrue(raw json.RawMessage) bool  { return strings.TrimSpace(string(raw)) == "true" }
 
 // pointerToken escapes a key as a JSON Pointer token, for error paths.
 func pointerToken(key string) string {
