@@ -20,9 +20,10 @@ import (
 //
 // It returns an error wrapping [ErrInvalidDefinition] when a name is not 1
 // to 64 letters, digits, '_' or '-', when two definitions share a name, or
-// when Parameters are not a JSON object schema. The schemas reach the wire
-// byte for byte where they are not rewritten: each top-level member of
-// Parameters is a json.RawMessage, which the SDK writes as it is.
+// when Parameters are not a JSON object schema. No schema value is decoded
+// on its way to the wire: each top-level member of Parameters is a
+// json.RawMessage, which the SDK writes as that JSON (compacted), so
+// numbers keep the lexemes they were written with.
 func ChatTools(defs []agenttool.Definition, opts *Options) ([]openai.ChatCompletionToolUnionParam, error) {
 	fns, err := functions(defs, opts)
 	if err != nil {

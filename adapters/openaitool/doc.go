@@ -41,8 +41,8 @@
 //	pending, running    "error: the call is still pending" (or running), for a
 //	                    block taken from a snapshot before the call ended
 //
-// A failed or cancelled block without an Error reads "error: the call failed
-// without a message" (or cancelled). Every block gets its result, in block
+// A failed block without an Error reads "error: the call failed without a
+// message", a cancelled one "error: the call was cancelled". Every block gets its result, in block
 // order, answering the model's own id for the call, so that no call of the
 // model is left without an answer, which would fail the next request.
 //

@@ -92,7 +92,7 @@ func (o object) marshal() json.RawMessage {
 
 // sdkMap hands the members to the SDK, whose parameters are a
 // map[string]any: each value stays a json.RawMessage, which the SDK writes
-// as it is. Decoding into Go values would not do: a float64 loses integers
+// as that JSON, compacted. Decoding into Go values would not do: a float64 loses integers
 // above 2^53 and rewrites lexemes, and openai-go writes a json.Number as a
 // JSON string, turning "maximum": 86400 into "maximum": "86400".
 func (o object) sdkMap() map[string]any {

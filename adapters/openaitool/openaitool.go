@@ -95,12 +95,14 @@ func resultText(b agenttool.ToolBlock) string {
 		return b.Result.Output
 	}
 	msg := b.Result.Error
-	if msg == "" {
-		if b.Status.Finished() {
-			msg = "the call " + b.Status.String() + " without a message"
-		} else {
-			msg = "the call is still " + b.Status.String()
-		}
+	switch {
+	case msg != "":
+	case b.Status == agenttool.StatusFailed:
+		msg = "the call failed without a message"
+	case b.Status == agenttool.StatusCancelled:
+		msg = "the call was cancelled"
+	default:
+		msg = "the call is still " + b.Status.String()
 	}
 	return "error: " + msg
 }

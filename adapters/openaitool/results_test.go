@@ -26,7 +26,7 @@ func TestResultsStatusMapping(t *testing.T) {
 		{agenttool.StatusFailed, agenttool.Failf(`"city" is required`), `error: "city" is required`},
 		{agenttool.StatusCancelled, agenttool.Failf("cancelled: the turn was closed"), "error: cancelled: the turn was closed"},
 		{agenttool.StatusFailed, agenttool.ToolResult{}, "error: the call failed without a message"},
-		{agenttool.StatusCancelled, agenttool.ToolResult{}, "error: the call cancelled without a message"},
+		{agenttool.StatusCancelled, agenttool.ToolResult{}, "error: the call was cancelled"},
 		{agenttool.StatusPending, agenttool.ToolResult{}, "error: the call is still pending"},
 		{agenttool.StatusRunning, agenttool.ToolResult{}, "error: the call is still running"},
 		// The status decides, not the result's own fields.

@@ -52,30 +52,23 @@ var ErrNotStrict = errors.New("openaitool: schema cannot be made strict")
 // limits on size (properties in all, nesting depth, enum values) are left
 // to the API.
 func StrictSchema(params json.RawMessage) (json.RawMessage, error) {
-	root, err := parseObject(params)
-	if err != nil {
-		return nil, fmt.Errorf("%w: parameters are %w", ErrNotStrict, err)
-	}
 	s := strictifier{defs: map[string]bool{}}
+	root, err := objectSchema(params)
+	if err != nil {
+		return nil, s.refuse("", "%v", err)
+	}
 	for _, kw := range []string{"$defs", "definitions"} {
 		if raw, ok := root.get(kw); ok {
 			defs, err := parseObject(raw)
 			if err != nil {
-				return nil, s.refuse(kw, "%s is %v", kw, err)
+				return nil, s.refuse("/"+kw, "%v", err)
 			}
 			for _, d := range defs {
-				s.defs["#/"+kw+"/"+d.key] = true
+				s.defs["#/"+kw+"/"+pointerToken(d.key)] = true
 			}
 		}
 	}
-	if _, ok := root.get("type"); !ok {
-		root = append(object{{key: "type", value: json.RawMessage(`"object"`)}}, root...)
-	}
-	out, err := s.node(root.marshal(), "")
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return s.node(root.marshal(), "")
 }
 
 // unsupported lists the keywords strict mode rejects, as OpenAI's
@@ -180,20 +173,14 @@ func (s strictifier) types(o object, path string) ([]string, error) {
 		}
 		return nil, s.refuse(path, `a schema needs a "type", an "anyOf" or a "$ref" (strict mode has no "any value")`)
 	}
-	var types []string
-	var one string
-	if json.Unmarshal(raw, &one) == nil {
-		types = []string{one}
-	} else if json.Unmarshal(raw, &types) != nil || len(types) == 0 {
+	types, ok := typeNames(raw)
+	if !ok {
 		return nil, s.refuse(path, "\"type\" is %s; want a type name or a list of them", raw)
 	}
 	for _, t := range types {
 		if !slices.Contains(strictTypes, t) {
 			return nil, s.refuse(path, "strict mode has no type %q", t)
 		}
-	}
-	if path == "" && (len(types) != 1 || types[0] != "object") {
-		return nil, s.refuse(path, "the root must have \"type\": \"object\", not %s", raw)
 	}
 	if _, ok := o.get("anyOf"); ok && path == "" {
 		return nil, s.refuse(path, `the root must be an object schema, not an anyOf`)
@@ -294,10 +281,7 @@ func (s strictifier) object(o *object, path string) error {
 		}
 	}
 	o.set("properties", props.marshal())
-	names, err := json.Marshal(all)
-	if err != nil {
-		return s.refuse(path, "the property names do not encode: %v", err)
-	}
+	names, _ := json.Marshal(all) // strings always marshal
 	o.set("required", names)
 	o.set("additionalProperties", json.RawMessage(`false`))
 	return nil
@@ -313,19 +297,9 @@ func nullable(raw json.RawMessage) json.RawMessage {
 	_, hasEnum := o.get("enum")
 	_, hasConst := o.get("const")
 	_, hasAnyOf := o.get("anyOf")
-	typ, hasType := o.get("type")
-	if hasType && !hasEnum && !hasConst && !hasAnyOf {
-		var one string
-		var types []string
-		if json.Unmarshal(typ, &one) == nil {
-			types = []string{one}
-		} else if json.Unmarshal(typ, &types) != nil {
-			return raw
-		}
-		out, err := json.Marshal(append(types, "null"))
-		if err != nil {
-			return raw
-		}
+	typ, _ := o.get("type")
+	if types, ok := typeNames(typ); ok && !hasEnum && !hasConst && !hasAnyOf {
+		out, _ := json.Marshal(append(types, "null")) // strings always marshal
 		o.set("type", out)
 		return o.marshal()
 	}
@@ -347,18 +321,8 @@ func acceptsNull(o object) bool {
 		}
 		return false
 	}
-	typ, ok := o.get("type")
-	if !ok {
-		return false
-	}
-	var one string
-	var types []string
-	if json.Unmarshal(typ, &one) == nil {
-		types = []string{one}
-	} else if json.Unmarshal(typ, &types) != nil {
-		return false
-	}
-	if !slices.Contains(types, "null") {
+	typ, _ := o.get("type")
+	if types, _ := typeNames(typ); !slices.Contains(types, "null") {
 		return false
 	}
 	if raw, ok := o.get("enum"); ok {
@@ -371,6 +335,19 @@ func acceptsNull(o object) bool {
 		return false
 	}
 	return true
+}
+
+// typeNames reads the value of "type": a name or a list of names.
+func typeNames(raw json.RawMessage) ([]string, bool) {
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return []string{one}, true
+	}
+	var names []string
+	if json.Unmarshal(raw, &names) != nil || len(names) == 0 {
+		return nil, false
+	}
+	return names, true
 }
 
 func isNull(raw json.RawMessage) bool  { return strings.TrimSpace(string(raw)) == "null" }

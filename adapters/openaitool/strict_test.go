@@ -20,7 +20,7 @@ func compact(t *testing.T, s string) string {
 }
 
 func TestStrictSchema(t *testing.T) {
-	// want is compared byte for byte: the rewrite keeps the author's key
+	// want is compared as compact text, so order counts: the rewrite keeps the author's key
 	// order and every number's lexeme, and appends what it adds.
 	tests := []struct{ name, in, want string }{{
 		name: "optional member made nullable",
@@ -71,6 +71,10 @@ func TestStrictSchema(t *testing.T) {
 		want: `{"type":"object","$defs":{"point":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"],"additionalProperties":false}},` +
 			`"properties":{"at":{"anyOf":[{"$ref":"#/$defs/point","description":"where"},{"type":"null"}]}},"required":["at"],"additionalProperties":false}`,
 	}, {
+		name: "$ref to a definition whose name needs escaping",
+		in:   `{"type":"object","definitions":{"a/b":{"type":"string"}},"properties":{"p":{"$ref":"#/definitions/a~1b"}},"required":["p"]}`,
+		want: `{"type":"object","definitions":{"a/b":{"type":"string"}},"properties":{"p":{"$ref":"#/definitions/a~1b"}},"required":["p"],"additionalProperties":false}`,
+	}, {
 		name: "recursive $ref to the root",
 		in:   `{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#"}}},"required":["name","children"]}`,
 		want: `{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#"}}},"required":["name","children"],"additionalProperties":false}`,
@@ -108,14 +112,15 @@ func TestStrictSchemaRefuses(t *testing.T) {
 		{"format strict mode lacks", `{"type":"object","properties":{"u":{"type":"string","format":"uri"}}}`, "/properties/u", `"uri"`},
 		{"external $ref", `{"type":"object","properties":{"p":{"$ref":"https://example.com/point.json"}}}`, "/properties/p", "$ref"},
 		{"$ref to a missing definition", `{"type":"object","$defs":{},"properties":{"p":{"$ref":"#/$defs/point"}}}`, "/properties/p", "$ref"},
+		{"$defs not an object", `{"type":"object","$defs":[],"properties":{}}`, "/$defs", "not a JSON object"},
 		{"$ref with a constraint beside it", `{"type":"object","$defs":{"n":{"type":"number"}},"properties":{"p":{"$ref":"#/$defs/n","minimum":1}}}`, "/properties/p", `"minimum"`},
 		{"required name without a property", `{"type":"object","properties":{"a":{"type":"string"}},"required":["a","b"]}`, "the root", `"b"`},
 		{"root anyOf", `{"anyOf":[{"type":"object","properties":{}}]}`, "the root", "anyOf"},
 		{"root array", `{"type":"array","items":{"type":"string"}}`, "the root", `"object"`},
 		{"nested $id", `{"type":"object","properties":{"a":{"$id":"x","type":"string"}}}`, "/properties/a", `"$id"`},
 		{"escaped key in the path", `{"type":"object","properties":{"a/b~c":{"type":"array"}}}`, "/properties/a~1b~0c", `"items"`},
-		{"not an object", `[]`, "", "not a JSON object"},
-		{"duplicate key", `{"type":"object","type":"object"}`, "", "appears twice"},
+		{"not an object", `[]`, "the root", "not a JSON object"},
+		{"duplicate key", `{"type":"object","type":"object"}`, "the root", "appears twice"},
 		{"trailing data", `{"type":"object"} {}`, "", "single JSON value"},
 	}
 	for _, tt := range tests {
