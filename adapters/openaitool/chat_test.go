@@ -3,7 +3,6 @@ package openaitool_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -226,17 +225,4 @@ func TestChatToolsDescriptionLeftOutWhenEmpty(t *testing.T) {
 	got, err := json.Marshal(tools)
 	require.NoError(t, err)
 	assert.JSONEq(t, `[{"type":"function","function":{"name":"x","parameters":{"type":"object","properties":{}}}}]`, string(got))
-}
-
-func ExampleChatCalls() {
-	var msg openai.ChatCompletionMessage
-	_ = json.Unmarshal([]byte(`{"role":"assistant","content":null,"tool_calls":[`+
-		`{"id":"call_1","type":"function","function":{"name":"sleep","arguments":"{\"seconds\": 0}"}},`+
-		`{"id":"call_2","type":"custom","custom":{"name":"sql","input":"SELECT 1"}}]}`), &msg)
-	for _, c := range openaitool.ChatCalls(msg) {
-		fmt.Printf("%s %s %s\n", c.ID, c.Name, c.Args)
-	}
-	// Output:
-	// call_1 sleep {"seconds": 0}
-	// call_2 custom:sql SELECT 1
 }

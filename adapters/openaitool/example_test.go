@@ -2,6 +2,8 @@ package openaitool_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 
@@ -142,4 +144,32 @@ func Example_responses() {
 	// call_1: Slept for 0 second(s).
 	// call_2: Oslo: sunny for 2 day(s)
 	// model: Oslo will be sunny.
+}
+
+func ExampleChatCalls() {
+	var msg openai.ChatCompletionMessage
+	_ = json.Unmarshal([]byte(`{"role":"assistant","content":null,"tool_calls":[`+
+		`{"id":"call_1","type":"function","function":{"name":"sleep","arguments":"{\"seconds\": 0}"}},`+
+		`{"id":"call_2","type":"custom","custom":{"name":"sql","input":"SELECT 1"}}]}`), &msg)
+	for _, c := range openaitool.ChatCalls(msg) {
+		fmt.Printf("%s %s %s\n", c.ID, c.Name, c.Args)
+	}
+	// Output:
+	// call_1 sleep {"seconds": 0}
+	// call_2 custom:sql SELECT 1
+}
+
+func ExampleStrictSchema() {
+	schema, err := openaitool.StrictSchema(json.RawMessage(
+		`{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","maximum":14}},"required":["city"]}`))
+	fmt.Println(string(schema), err)
+
+	_, err = openaitool.StrictSchema(json.RawMessage(
+		`{"type":"object","properties":{"labels":{"type":"object","additionalProperties":{"type":"string"}}}}`))
+	fmt.Println(errors.Is(err, openaitool.ErrNotStrict))
+	fmt.Println(err)
+	// Output:
+	// {"type":"object","properties":{"city":{"type":"string"},"days":{"type":["integer","null"],"maximum":14}},"required":["city","days"],"additionalProperties":false} <nil>
+	// true
+	// openaitool: schema cannot be made strict: at /properties/labels: the object is open to other members ("additionalProperties": {"type":"string"}); strict mode needs false
 }
