@@ -61,10 +61,10 @@
 // a schema that accepts any value, or a keyword strict mode does not
 // support such as allOf, oneOf, patternProperties or uniqueItems;
 // [StrictSchema] says which and where. The Responses API reads a tool
-// without "strict" as strict, so [ResponsesTools] always sends it. OpenAI
-// does not hold parallel tool calls to the schemas; set ParallelToolCalls
-// to false where every call must conform (the tools judge the arguments
-// either way).
+// without "strict" as strict, so [ResponsesTools] always sends it. OpenAI's
+// function calling guide warns that parallel calls may not follow strict
+// schemas; set ParallelToolCalls to false where every call must conform
+// (the tools judge the arguments either way).
 //
 // Schemas keep their numbers as JSON numbers on the wire ("maximum": 86400,
 // never "86400"): nothing is decoded into Go values on the way to the SDK.
