@@ -22,9 +22,10 @@ import (
 type judge struct {
 	schema   *jsonschema.Schema
 	resolved *jsonschema.Resolved
-	// alone holds the items and additionalProperties schemas that resolve on
-	// their own (they refer to nothing outside themselves), so that a message
-	// can name the item or member that broke a rule.
+	// alone holds the properties, items and additionalProperties schemas
+	// that resolve on their own (they refer to nothing outside themselves),
+	// so that a message can name the member that broke a rule, the same one
+	// every time.
 	alone map[*jsonschema.Schema]*jsonschema.Resolved
 }
 
@@ -35,7 +36,11 @@ func newJudge(schema *jsonschema.Schema) (*judge, error) {
 	}
 	j := &judge{schema: schema, resolved: resolved, alone: map[*jsonschema.Schema]*jsonschema.Resolved{}}
 	walk(schema, func(s *jsonschema.Schema) {
-		for _, sub := range []*jsonschema.Schema{s.Items, s.AdditionalProperties} {
+		subs := []*jsonschema.Schema{s.Items, s.AdditionalProperties}
+		for _, p := range s.Properties {
+			subs = append(subs, p)
+		}
+		for _, sub := range subs {
 			if sub == nil || isFalse(sub) {
 				continue
 			}
@@ -72,7 +77,7 @@ func (j *judge) decode(args json.RawMessage, out any) (problem string) {
 		return problem
 	}
 	if err := j.resolved.Validate(plain); err != nil {
-		return j.explain(err, obj)
+		return j.explain(err, place{value: obj, known: true})
 	}
 	prune(obj, j.schema)
 	clean, err := json.Marshal(obj)

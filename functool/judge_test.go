@@ -161,3 +161,36 @@ func TestIntegerFieldsRefuseFractionLexemes(t *testing.T) {
 		assert.Equal(t, want, exec(t, tool, args).Error, args)
 	}
 }
+
+// TestSeveralViolationsAlwaysGiveTheSameMessage: the validator visits an
+// object's members in map order, so two bad members used to be named at
+// random; the message now names the first in the struct's field order.
+func TestSeveralViolationsAlwaysGiveTheSameMessage(t *testing.T) {
+	type pair struct {
+		B int `json:"b"`
+		A int `json:"a"`
+	}
+	type nested struct {
+		Pairs []pair          `json:"pairs"`
+		Ship  address         `json:"ship"`
+		Tags  map[string]pair `json:"tags,omitempty"`
+	}
+	pairs := echo[pair](t, nil)
+	deep := echo[nested](t, nil)
+	cases := []struct {
+		tool       agenttool.Tool
+		args, want string
+	}{
+		{pairs, `{"a":null,"b":null}`, `"b" must be an integer, got null`},
+		{pairs, `{"a":"x","b":true}`, `"b" must be an integer, got true`},
+		{deep, `{"pairs":[{"b":1,"a":1},{"b":"x","a":"y"}],"ship":{"street":1,"zip":2}}`, `"pairs[1].b" must be an integer, got a string`},
+		{deep, `{"pairs":[],"ship":{"zip":2,"street":1}}`, `"ship.street" must be a string, got 1`},
+		{deep, `{"pairs":[],"ship":{"street":"s"},"tags":{"y":{"b":1,"a":"1"},"x":{"b":"2","a":2}}}`, `"tags.x.b" must be an integer, got a string`},
+	}
+	for _, tc := range cases {
+		for range 100 {
+			res := exec(t, tc.tool, tc.args)
+			require.Equal(t, tc.want, res.Error, tc.args)
+		}
+	}
+}

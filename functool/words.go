@@ -20,18 +20,23 @@ import (
 // name the member that broke the rule ("ship.zip", "notes[1]"), and states
 // the rule from the schema itself, so that no JSON pointer and no Go value
 // reaches the model.
-func (j *judge) explain(err error, args map[string]any) string {
-	var locs []string
-	for {
-		inner := errors.Unwrap(err)
-		msg := err.Error()
-		if inner == nil || !strings.HasPrefix(msg, "validating ") || len(msg) < len(inner.Error())+len("validating : ") {
-			break
+//
+// The validator visits an object's properties in map order, so with two
+// bad members it names either. To give the same answer every time, explain
+// names the first bad member itself, in the schema's property order (then
+// by name), judged by the library on that member's schema alone, and
+// explains that member's own verdict; where a member's schema cannot be
+// judged alone (it refers elsewhere), the validator's pick stands.
+func (j *judge) explain(err error, at place) string {
+	locs, leaf := chain(err)
+	if len(locs) >= 2 && locs[0] == "root" {
+		if rel, ok := strings.CutPrefix(locs[1], "/"); ok {
+			if explained, ok := j.firstBadMember(at, strings.Split(rel, "/")[0]); ok {
+				return explained
+			}
 		}
-		locs = append(locs, msg[len("validating "):len(msg)-len(inner.Error())-2])
-		err = inner
 	}
-	p := place{value: args, known: true}
+	p := at
 	for k := 1; k < len(locs); k++ {
 		prev, next := locs[k-1], locs[k]
 		if prev == "root" {
@@ -46,7 +51,88 @@ func (j *judge) explain(err error, args map[string]any) string {
 	if len(locs) > 0 {
 		node = j.at(strings.TrimPrefix(locs[len(locs)-1], "root"))
 	}
-	return j.rule(p, node, err.Error())
+	return j.rule(p, node, leaf.Error())
+}
+
+// chain splits a validator error into its schema locations, outermost
+// first, and the rule that failed.
+func chain(err error) (locs []string, leaf error) {
+	for {
+		inner := errors.Unwrap(err)
+		msg := err.Error()
+		if inner == nil || !strings.HasPrefix(msg, "validating ") || len(msg) < len(inner.Error())+len("validating : ") {
+			return locs, err
+		}
+		locs = append(locs, msg[len("validating "):len(msg)-len(inner.Error())-2])
+		err = inner
+	}
+}
+
+// firstBadMember explains the first member of the value at p (a property,
+// an item, or a member under additionalProperties, as keyword says) that
+// its schema, judged alone, refuses; it reports false when it cannot tell.
+func (j *judge) firstBadMember(p place, keyword string) (string, bool) {
+	type member struct {
+		at     place
+		schema *jsonschema.Schema
+	}
+	var members []member
+	switch x := p.value.(type) {
+	case map[string]any:
+		switch keyword {
+		case "properties":
+			for _, name := range propertyOrder(j.schema) {
+				if _, has := x[name]; has {
+					members = append(members, member{p.member(name), j.schema.Properties[name]})
+				}
+			}
+		case "additionalProperties":
+			for _, name := range sortedKeys(x) {
+				if _, listed := j.schema.Properties[name]; !listed {
+					members = append(members, member{p.member(name), j.schema.AdditionalProperties})
+				}
+			}
+		}
+	case []any:
+		if keyword == "items" {
+			for i := range x {
+				members = append(members, member{p.item(i), j.schema.Items})
+			}
+		}
+	}
+	for _, m := range members {
+		alone := j.alone[m.schema]
+		if alone == nil {
+			return "", false
+		}
+		plain, problem := plainNumbers(m.at.value, "")
+		if problem != "" {
+			return "", false
+		}
+		if err := alone.Validate(plain); err != nil {
+			sub := &judge{schema: m.schema, resolved: alone, alone: j.alone}
+			return sub.explain(err, m.at), true
+		}
+	}
+	return "", false
+}
+
+// propertyOrder lists s's properties in its declared order, then the rest
+// by name.
+func propertyOrder(s *jsonschema.Schema) []string {
+	names := make([]string, 0, len(s.Properties))
+	seen := make(map[string]bool, len(s.Properties))
+	for _, n := range s.PropertyOrder {
+		if _, ok := s.Properties[n]; ok && !seen[n] {
+			names, seen[n] = append(names, n), true
+		}
+	}
+	for _, n := range sortedKeys(s.Properties) {
+		if !seen[n] {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 // place is where in the arguments a rule failed.
