@@ -143,7 +143,7 @@ type addArgs struct {
 	B int `json:"b"`
 }
 
-func newAdd(t *testing.T) agenttool.Tool {
+func newAdd(t testing.TB) agenttool.Tool {
 	t.Helper()
 	add, err := functool.New("add", "Add two integers.", func(_ context.Context, in addArgs) (agenttool.ToolResult, error) {
 		return agenttool.OK(strconv.Itoa(in.A + in.B)), nil
@@ -152,14 +152,14 @@ func newAdd(t *testing.T) agenttool.Tool {
 	return add
 }
 
-func newRegistry(t *testing.T, tools ...agenttool.Tool) *agenttool.Registry {
+func newRegistry(t testing.TB, tools ...agenttool.Tool) *agenttool.Registry {
 	t.Helper()
 	reg, err := agenttool.NewRegistry(tools...)
 	require.NoError(t, err)
 	return reg
 }
 
-func newTools(t *testing.T, tools ...agenttool.Tool) []tool.Tool {
+func newTools(t testing.TB, tools ...agenttool.Tool) []tool.Tool {
 	t.Helper()
 	out, err := adktool.Tools(newRegistry(t, tools...))
 	require.NoError(t, err)
@@ -370,7 +370,7 @@ type functionRunner interface {
 	Run(ctx agent.Context, args any) (map[string]any, error)
 }
 
-func runnable(t *testing.T, tl tool.Tool) functionRunner {
+func runnable(t testing.TB, tl tool.Tool) functionRunner {
 	t.Helper()
 	r, ok := tl.(functionRunner)
 	require.True(t, ok, "%T has no Run method for ADK's flow", tl)

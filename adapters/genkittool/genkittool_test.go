@@ -120,7 +120,7 @@ type addArgs struct {
 	B int `json:"b"`
 }
 
-func newAdd(t *testing.T) agenttool.Tool {
+func newAdd(t testing.TB) agenttool.Tool {
 	t.Helper()
 	add, err := functool.New("add", "Add two integers.", func(_ context.Context, in addArgs) (agenttool.ToolResult, error) {
 		return agenttool.OK(strconv.Itoa(in.A + in.B)), nil
@@ -129,14 +129,14 @@ func newAdd(t *testing.T) agenttool.Tool {
 	return add
 }
 
-func newRegistry(t *testing.T, tools ...agenttool.Tool) *agenttool.Registry {
+func newRegistry(t testing.TB, tools ...agenttool.Tool) *agenttool.Registry {
 	t.Helper()
 	reg, err := agenttool.NewRegistry(tools...)
 	require.NoError(t, err)
 	return reg
 }
 
-func newTools(t *testing.T, tools ...agenttool.Tool) []ai.Tool {
+func newTools(t testing.TB, tools ...agenttool.Tool) []ai.Tool {
 	t.Helper()
 	out, err := genkittool.Tools(newRegistry(t, tools...))
 	require.NoError(t, err)
