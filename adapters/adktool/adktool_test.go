@@ -466,3 +466,23 @@ func TestTools(t *testing.T) {
 		assert.JSONEq(t, string(reg.Definitions()[0].Parameters), string(again))
 	})
 }
+
+// When the run's context ends during a call, the call returns at once and
+// ADK's runner ends the run with the context's error.
+func TestCancelledRunEnds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tools := newTools(t, agenttool.SleepTool{Clock: clock.NewMock()})
+		m := &scriptedModel{script: []*genai.Content{ask(t, fc{"c1", "sleep", `{"seconds":60}`}), say("never read")}}
+		ctx, cancel := context.WithCancel(t.Context())
+		errs := make(chan error, 1)
+		go func() {
+			_, err := runAgent(ctx, tools, m)
+			errs <- err
+		}()
+		synctest.Wait()
+		require.Empty(t, errs, "the run waits for the sleep")
+		cancel()
+		require.ErrorIs(t, <-errs, context.Canceled)
+		assert.Len(t, m.requests(), 1, "the model is not asked again")
+	})
+}
