@@ -123,8 +123,8 @@ func (t *adkTool) Description() string { return t.def.Description }
 func (t *adkTool) IsLongRunning() bool { return false }
 
 // Declaration declares the tool with its Parameters as JSON Schema, in a new
-// copy on every call, so that a model adapter that edits the schema it is
-// given (ADK's OpenAI adapter makes it strict) changes nothing here.
+// copy on every call, so that whoever edits the declaration it got (a model
+// adapter, a callback) changes nothing for the next request.
 func (t *adkTool) Declaration() *genai.FunctionDeclaration {
 	return &genai.FunctionDeclaration{
 		Name:                 t.def.Name,
@@ -139,8 +139,12 @@ func (t *adkTool) ProcessRequest(_ agent.Context, req *model.LLMRequest) error {
 	return toolutils.PackTool(req, t)
 }
 
-// Run runs one call: args encoded to JSON once, the call run through the
-// shared Caller, and its block turned into the function response.
+// Run runs one call, as ADK's flow does for each function call of a model
+// response: args, the parsed arguments (nil meaning none), are encoded to
+// JSON once, and the call runs through the shared Caller. It returns
+// {"result": output} or {"error": why} with a nil error, or a nil map and
+// the error of a call whose context ended (or whose args JSON cannot hold).
+// A nil ctx means context.Background().
 func (t *adkTool) Run(ctx agent.Context, args any) (map[string]any, error) {
 	raw, err := json.Marshal(args)
 	if err != nil {

@@ -154,8 +154,10 @@ func (t *genkitTool) Register(r api.Registry) {
 	r.RegisterAction(api.KeyFromName(api.ActionTypeTool, t.def.Name), t)
 }
 
-// RunRaw runs one call with input, the arguments as parsed values, and
-// returns the text the model reads.
+// RunRaw runs one call with input, the arguments as parsed values (nil
+// meaning none), and returns the text the model reads. The error is non-nil
+// only when the call's context ended or input cannot be encoded as JSON. A
+// nil ctx means context.Background(), here and in the other Run methods.
 func (t *genkitTool) RunRaw(ctx context.Context, input any) (any, error) {
 	resp, err := t.RunRawMultipart(ctx, input)
 	if err != nil {
@@ -164,14 +166,14 @@ func (t *genkitTool) RunRaw(ctx context.Context, input any) (any, error) {
 	return resp.Output, nil
 }
 
-// RunRawMultipart runs one call as [genkitTool.RunRaw] does and returns the
-// text as the response's Output.
+// RunRawMultipart runs one call as [genkitTool.RunRaw] does, input encoded
+// to JSON once, and returns the text as the response's Output.
 func (t *genkitTool) RunRawMultipart(ctx context.Context, input any) (*ai.MultipartToolResponse, error) {
 	args, err := json.Marshal(input)
 	if err != nil {
 		return nil, fmt.Errorf("genkittool: encoding the arguments of %q: %w", t.def.Name, err)
 	}
-	text, err := t.call(ctx, args)
+	text, _, err := t.run(ctx, args)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +182,10 @@ func (t *genkitTool) RunRawMultipart(ctx context.Context, input any) (*ai.Multip
 
 // RunJSON runs one call with input, the arguments as JSON, and returns the
 // JSON of the multipart response whose output is the text the model reads.
-// Nothing checks input against the schema first; the tool judges it.
+// Nothing checks input against the schema first; the tool judges it. This
+// is the method Generate reaches, through the [ai.Tool] it looks up for the
+// registered action. The error is non-nil only when the call's context
+// ended.
 func (t *genkitTool) RunJSON(ctx context.Context, input json.RawMessage, cb func(context.Context, json.RawMessage) error) (json.RawMessage, error) {
 	res, err := t.RunJSONWithTelemetry(ctx, input, cb)
 	if err != nil {
@@ -195,9 +200,26 @@ type wireResponse struct {
 	Output string `json:"output"`
 }
 
-// RunJSONWithTelemetry is [genkitTool.RunJSON] in a trace span shaped as
-// the span Genkit opens for its own tools.
+// RunJSONWithTelemetry is [genkitTool.RunJSON] that also returns the IDs of
+// the call's trace span. The tools do not stream, so cb is not called.
 func (t *genkitTool) RunJSONWithTelemetry(ctx context.Context, input json.RawMessage, _ func(context.Context, json.RawMessage) error) (*api.ActionRunResult[json.RawMessage], error) {
+	text, info, err := t.run(ctx, input)
+	res := &api.ActionRunResult[json.RawMessage]{TraceId: info.TraceID, SpanId: info.SpanID}
+	if err != nil {
+		return res, err
+	}
+	res.Result, err = json.Marshal(wireResponse{Output: text})
+	return res, err
+}
+
+// run runs one call through the shared Caller, in a trace span shaped as
+// the span Genkit opens for its own tools, and returns the text the model
+// reads, or the Go error of a call whose context ended. A nil ctx means
+// context.Background().
+func (t *genkitTool) run(ctx context.Context, args json.RawMessage) (string, tracing.TraceInfo, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	span := &tracing.SpanMetadata{
 		Name:            t.def.Name,
 		Type:            "action",
@@ -209,28 +231,18 @@ func (t *genkitTool) RunJSONWithTelemetry(ctx context.Context, input json.RawMes
 		span.Metadata["flow:name"] = flow
 	}
 	var info tracing.TraceInfo
-	out, err := tracing.RunInNewSpan(ctx, span, input, func(ctx context.Context, input json.RawMessage) (json.RawMessage, error) {
+	text, err := tracing.RunInNewSpan(ctx, span, args, func(ctx context.Context, args json.RawMessage) (string, error) {
 		info = tracing.SpanTraceInfo(ctx)
-		text, err := t.call(ctx, input)
+		block, err := t.caller.Call(ctx, agenttool.ToolCall{Name: t.def.Name, Args: args})
 		if err != nil {
-			return nil, err
+			return "", err
 		}
-		return json.Marshal(wireResponse{Output: text})
+		if block.Status == agenttool.StatusSucceeded {
+			return block.Result.Output, nil
+		}
+		return FailurePrefix + block.Result.Error, nil
 	})
-	return &api.ActionRunResult[json.RawMessage]{Result: out, TraceId: info.TraceID, SpanId: info.SpanID}, err
-}
-
-// call runs one call through the shared Caller and returns the text the
-// model reads, or the Go error of a call whose context ended.
-func (t *genkitTool) call(ctx context.Context, args json.RawMessage) (string, error) {
-	block, err := t.caller.Call(ctx, agenttool.ToolCall{Name: t.def.Name, Args: args})
-	if err != nil {
-		return "", err
-	}
-	if block.Status == agenttool.StatusSucceeded {
-		return block.Result.Output, nil
-	}
-	return FailurePrefix + block.Result.Error, nil
+	return text, info, err
 }
 
 // Respond builds the response part for an interrupted request of this

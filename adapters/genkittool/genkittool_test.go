@@ -376,7 +376,8 @@ func TestCancelledContextIsAGoError(t *testing.T) {
 }
 
 // Direct calls answer as Generate's calls do: RunRaw with parsed values,
-// RunJSON with raw JSON that the tool alone judges, nil input as {}; a value
+// RunJSON with raw JSON that the tool alone judges, nil input as {}, a nil
+// context as context.Background(); a value
 // JSON cannot hold is a Go error naming the tool.
 func TestDirectRun(t *testing.T) {
 	tools := newTools(t, agenttool.SleepTool{}, newAdd(t))
@@ -386,7 +387,8 @@ func TestDirectRun(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Slept for 0 second(s).", out)
 
-	resp, err := add.RunRawMultipart(t.Context(), nil)
+	var noCtx context.Context
+	resp, err := add.RunRawMultipart(noCtx, nil)
 	require.NoError(t, err)
 	assert.Equal(t, &ai.MultipartToolResponse{Output: `Error: "a" is required; "b" is required`}, resp)
 
