@@ -72,6 +72,7 @@ func BenchmarkTurnRun(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	var runCalls func(b *testing.B, reg *agenttool.Registry, calls []agenttool.ToolCall, earlier int, opts *agenttool.TurnOptions)
 	newTurn := func(b *testing.B, reg *agenttool.Registry, earlier int, opts *agenttool.TurnOptions) *agenttool.Turn {
 		turn := agenttool.NewTurn(context.Background(), reg, opts)
 		if earlier > 0 {
@@ -86,6 +87,9 @@ func BenchmarkTurnRun(b *testing.B) {
 		return turn
 	}
 	run := func(b *testing.B, reg *agenttool.Registry, earlier int, opts *agenttool.TurnOptions) {
+		runCalls(b, reg, calls, earlier, opts)
+	}
+	runCalls = func(b *testing.B, reg *agenttool.Registry, calls []agenttool.ToolCall, earlier int, opts *agenttool.TurnOptions) {
 		b.ReportAllocs()
 		turn := newTurn(b, reg, earlier, opts)
 		runtime.GC()
@@ -118,6 +122,33 @@ func BenchmarkTurnRun(b *testing.B) {
 	b.Run("fresh-turn", func(b *testing.B) { run(b, reg, 0, nil) })
 	b.Run("after-1000-blocks", func(b *testing.B) { run(b, reg, 1000, nil) })
 	b.Run("fresh-turn-non-native-tool", func(b *testing.B) { run(b, wrapped, 0, nil) })
+	// An ordinary user tool: it decodes {"seconds":0} with encoding/json.
+	// Run adds to it the turn's bookkeeping and the hand-off to a goroutine
+	// of the turn's; the target is at most Execute + 2 µs.
+	jsonTool := &agenttool.FuncTool{ToolName: "decode", Schema: json.RawMessage(`{"type":"object"}`),
+		Fn: func(_ context.Context, args json.RawMessage) (agenttool.ToolResult, error) {
+			var in struct {
+				Seconds int `json:"seconds"`
+			}
+			if err := json.Unmarshal(args, &in); err != nil {
+				return agenttool.ToolResult{}, err
+			}
+			return agenttool.OK("decoded"), nil
+		}}
+	jsonReg, err := agenttool.NewRegistry(jsonTool)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("json-tool-execute-alone", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			res, _ := jsonTool.Execute(context.Background(), zeroArgs)
+			sinkResult = res
+		}
+	})
+	b.Run("json-tool-turn-run", func(b *testing.B) {
+		runCalls(b, jsonReg, []agenttool.ToolCall{{ID: "1", Name: "decode", Args: zeroArgs}}, 0, nil)
+	})
 	b.Run("turn-per-call", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

@@ -44,12 +44,23 @@ func EstimateOf(t Tool, args json.RawMessage) (d time.Duration, ok bool) {
 // progressKey is the context key under which a call's progress listener lives.
 type progressKey struct{}
 
+// progressReporter receives the reports made on a context.
+type progressReporter interface{ reportProgress(Progress) }
+
+type progressFunc func(Progress)
+
+func (f progressFunc) reportProgress(p Progress) { f(p) }
+
 // WithProgress returns a context on which [ReportProgress] calls report.
 // A [Turn] gives every call such a context; use WithProgress to listen to a
 // tool called some other way. report may be called from any goroutine, and
-// concurrently when the tool reports from several.
+// concurrently when the tool reports from several. A nil report makes
+// ReportProgress a no-op on the returned context.
 func WithProgress(ctx context.Context, report func(Progress)) context.Context {
-	return context.WithValue(ctx, progressKey{}, report)
+	if report == nil {
+		return context.WithValue(ctx, progressKey{}, nil)
+	}
+	return context.WithValue(ctx, progressKey{}, progressReporter(progressFunc(report)))
 }
 
 // ReportProgress tells whoever listens on ctx how far the call has come. It
@@ -61,7 +72,7 @@ func ReportProgress(ctx context.Context, p Progress) {
 	if ctx == nil {
 		return
 	}
-	if report, ok := ctx.Value(progressKey{}).(func(Progress)); ok && report != nil {
-		report(p)
+	if r, ok := ctx.Value(progressKey{}).(progressReporter); ok {
+		r.reportProgress(p)
 	}
 }

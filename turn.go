@@ -1,7 +1,6 @@
 package agenttool
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,104 +21,6 @@ var (
 	// next to [ErrTurnEnded] and [context.Canceled] in the error from Run.
 	ErrTurnClosed = errors.New("agenttool: turn closed")
 )
-
-// ToolStatus is where a call stands. A call starts [StatusPending], becomes
-// [StatusRunning], and ends [StatusSucceeded], [StatusFailed] or
-// [StatusCancelled]; once ended it never changes.
-type ToolStatus int
-
-// The statuses of a call.
-const (
-	StatusPending   ToolStatus = iota // added to the turn, not started
-	StatusRunning                     // its tool is executing
-	StatusSucceeded                   // the tool returned a successful result
-	StatusFailed                      // unknown tool, unsuccessful result, Go error or panic
-	StatusCancelled                   // the turn ended before the call finished
-)
-
-var statusNames = [...]string{"pending", "running", "succeeded", "failed", "cancelled"}
-
-// String returns the lower-case name of s, or "ToolStatus(N)" for a value
-// out of range.
-func (s ToolStatus) String() string {
-	if s >= 0 && int(s) < len(statusNames) {
-		return statusNames[s]
-	}
-	return fmt.Sprintf("ToolStatus(%d)", int(s))
-}
-
-// Finished reports whether s is a final status: succeeded, failed or cancelled.
-func (s ToolStatus) Finished() bool {
-	return s == StatusSucceeded || s == StatusFailed || s == StatusCancelled
-}
-
-// MarshalText encodes s as its lower-case name; a value out of range is an error.
-func (s ToolStatus) MarshalText() ([]byte, error) {
-	if s < 0 || int(s) >= len(statusNames) {
-		return nil, fmt.Errorf("agenttool: invalid ToolStatus %d", int(s))
-	}
-	return []byte(statusNames[s]), nil
-}
-
-// UnmarshalText decodes a lower-case status name.
-func (s *ToolStatus) UnmarshalText(text []byte) error {
-	for i, name := range statusNames {
-		if string(text) == name {
-			*s = ToolStatus(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("agenttool: unknown ToolStatus %q", text)
-}
-
-// ToolCall is one call a model asked for.
-type ToolCall struct {
-	ID   string          `json:"id"`
-	Name string          `json:"name"`
-	Args json.RawMessage `json:"arguments"`
-}
-
-// MarshalJSON encodes the call with its arguments as they are when they are
-// valid JSON, as a JSON string holding them when they are not (a model can
-// send broken arguments, and the record of the call must still encode), and
-// as null when there are none.
-func (c ToolCall) MarshalJSON() ([]byte, error) {
-	type plain ToolCall
-	p := plain(c)
-	switch {
-	case len(bytes.TrimSpace(p.Args)) == 0:
-		p.Args = nil
-	case !json.Valid(p.Args):
-		quoted, err := json.Marshal(string(p.Args))
-		if err != nil {
-			return nil, err
-		}
-		p.Args = quoted
-	}
-	return json.Marshal(p)
-}
-
-// ToolBlock is the record of one call within a turn. StartedAt is zero for a
-// call cancelled before it started; EndedAt is zero until the call ends.
-// Both come from [TurnOptions].Clock.
-type ToolBlock struct {
-	Call      ToolCall   `json:"call"`
-	Status    ToolStatus `json:"status"`
-	Result    ToolResult `json:"result"`
-	StartedAt time.Time  `json:"started_at"`
-	EndedAt   time.Time  `json:"ended_at"`
-}
-
-// Snapshot is the state of every call of a turn at one moment. It is a deep
-// copy: changing it changes nothing in the turn.
-type Snapshot struct {
-	// Seq numbers the turn's changes; it strictly increases within a turn.
-	Seq uint64 `json:"seq"`
-	// Blocks holds every block of the turn, across batches, in call order.
-	Blocks []ToolBlock `json:"blocks"`
-	// Final marks the terminal snapshot, in which no block is pending or running.
-	Final bool `json:"final"`
-}
 
 // TurnOptions configures a [Turn]. A nil *TurnOptions, like the zero value,
 // means the defaults.
@@ -143,12 +44,15 @@ type TurnOptions struct {
 // A turn may run several batches, one per model response. [Turn.Run] runs
 // one: concurrently when every call names a registered [ConcurrencySafe]
 // tool, otherwise one call at a time in call order. Each call runs with the
-// turn's context and a recover, so that a panic becomes a failed block; each
-// call runs in a goroutine of its own, so that a tool that ignores its
-// context cannot hold Run. The one exception is the native tools (today
-// [SleepTool]): their code is known to return at once when the context
-// ends, so in a sequential batch they run on the goroutine that called Run,
-// which spares a goroutine per call.
+// turn's context and a recover, so that a panic becomes a failed block.
+// User tools run on goroutines of the turn's own, so that a tool that
+// ignores its context cannot hold Run, and a tool that ends its goroutine
+// without returning (runtime.Goexit, as t.FailNow does) is a failed block;
+// those goroutines are reused from call to call, and all of them end when
+// the turn ends (or after a moment without work). The native tools, known
+// by their concrete type ([SleepTool], never a type that embeds it), return
+// at once when their context ends, so in a sequential batch they run on the
+// goroutine that called Run.
 //
 // The turn ends when its context ends or [Turn.Close] is called, whichever
 // comes first. Then every block still pending or running becomes
@@ -157,7 +61,13 @@ type TurnOptions struct {
 // already finished keep their status. Every method is safe for concurrent
 // use. Call Close when done with a turn (defer turn.Close()): like a
 // context's cancel func, it releases what the turn holds on its parent
-// context.
+// context and ends its idle goroutines.
+//
+// A Turn waits only on channels, never on a lock held across a tool call,
+// so it works inside a testing/synctest bubble with fake time. Create it and
+// run it inside the bubble, and end it there (Close, or a context such as
+// the bubble's t.Context()): the bubble's test fails if a turn's idle
+// goroutine is still waiting when it returns.
 type Turn struct {
 	ctx      context.Context
 	cancel   context.CancelCauseFunc
@@ -165,15 +75,24 @@ type Turn struct {
 	clock    clock.Clock
 	observer func(Snapshot)
 	done     chan struct{}
+	batches  chan struct{} // holds a token while a Run runs its batch
+	// single carries the outcome of each user tool call of a sequential
+	// batch. Only the Run holding the batches token uses it, and it holds
+	// no stale outcome: every call's outcome is read, unless the turn
+	// ended, after which no batch runs.
+	single chan outcome
 
 	mu         sync.Mutex
 	stop       func() bool // unregisters end from ctx, once watchLocked registered it
 	blocks     blockStore
 	seq        uint64
 	ended      bool
-	why        contextEnded // why the context ended, once ended
-	queue      []Snapshot   // snapshots not yet delivered to observer
-	delivering bool         // a goroutine is draining queue
+	why        contextEnded  // why the context ended, once ended
+	queue      []Snapshot    // snapshots not yet delivered to observer
+	delivering bool          // a goroutine is draining queue
+	delivered  uint64        // Seq of the last snapshot delivered to observer
+	onDelivery chan struct{} // closed when delivered next advances, for progress reports
+	idle       []*worker     // goroutines waiting for a call
 }
 
 // NewTurn starts a turn that runs calls against tools. The turn ends when ctx
@@ -183,7 +102,7 @@ func NewTurn(ctx context.Context, tools *Registry, opts *TurnOptions) *Turn {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	t := &Turn{tools: tools, done: make(chan struct{})}
+	t := &Turn{tools: tools, done: make(chan struct{}), batches: make(chan struct{}, 1)}
 	if opts != nil {
 		t.clock, t.observer = opts.Clock, opts.OnSnapshot
 	}
@@ -215,15 +134,28 @@ func (t *Turn) watchLocked() {
 // Run adds calls to the turn as pending blocks, runs them, and returns their
 // blocks in call order. A call to a tool the registry does not hold (or hides)
 // fails with an error naming the tools it does hold; a tool's Go error,
-// unsuccessful result or panic ("tool panicked: ...") fails its block; in each
-// case the batch goes on.
+// unsuccessful result, panic ("tool panicked: ...") or exit without
+// returning fails its block; in each case the batch goes on. Each tool gets
+// its own copy of its call's arguments: what it writes there changes
+// nothing in the record.
 //
-// If the turn ends before or during the batch, Run returns at once with the
-// batch's blocks as they stand in the final snapshot and an error wrapping
-// [ErrTurnEnded] and the cause, such that errors.Is(err, context.Canceled)
-// (or [context.DeadlineExceeded]) holds. On a turn that had already ended it
-// returns no blocks. Run keeps its own copy of each call's arguments.
+// Run runs one batch at a time: called from several goroutines on one turn,
+// a later Run waits for the earlier one to return (in the order the calls
+// reach the turn), so a tool that is not [ConcurrencySafe] never runs next
+// to itself or another tool of the turn.
+//
+// If the turn ends before or during the batch, or while Run waits for
+// another batch, Run returns at once with the batch's blocks as they stand
+// in the final snapshot (none when the batch had not started) and an error
+// wrapping [ErrTurnEnded] and the cause, such that errors.Is(err,
+// context.Canceled) (or [context.DeadlineExceeded]) holds.
 func (t *Turn) Run(calls []ToolCall) ([]ToolBlock, error) {
+	select {
+	case t.batches <- struct{}{}:
+	case <-t.ctx.Done():
+		return nil, t.endNow()
+	}
+	defer func() { <-t.batches }()
 	if t.ctx.Err() != nil {
 		t.end()
 	}
@@ -240,12 +172,26 @@ func (t *Turn) Run(calls []ToolCall) ([]ToolBlock, error) {
 	base := t.blocks.len()
 	jobs := make([]job, len(calls))
 	concurrent := len(calls) > 1
+	size := 0
+	for _, c := range calls {
+		size += len(c.Args)
+	}
+	// One buffer holds the record's copy and the tool's copy of every
+	// call's arguments.
+	buf := make([]byte, 0, 2*size)
+	clone := func(b []byte) json.RawMessage {
+		if b == nil {
+			return nil
+		}
+		start := len(buf)
+		buf = append(buf, b...)
+		return buf[start:len(buf):len(buf)]
+	}
 	for i, c := range calls {
 		e, ok := t.tools.lookup(c.Name)
 		concurrent = concurrent && ok && e.safe
-		c.Args = bytes.Clone(c.Args)
-		_, prompt := e.tool.(promptOnCancel)
-		jobs[i] = job{index: base + i, name: c.Name, tool: e.tool, args: c.Args, inline: prompt}
+		c.Args = clone(c.Args)
+		jobs[i] = job{index: base + i, name: c.Name, tool: e.tool, args: clone(c.Args), native: isNative(e.tool)}
 		t.blocks.add(ToolBlock{Call: c, Status: StatusPending})
 	}
 	t.changedLocked()
@@ -260,21 +206,32 @@ func (t *Turn) Run(calls []ToolCall) ([]ToolBlock, error) {
 	return t.batch(base, len(calls))
 }
 
+// endNow ends the turn, whose context has ended, and returns Run's error.
+func (t *Turn) endNow() error {
+	t.end()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.endErrLocked()
+}
+
 // job is one call of a batch: where its block is and what runs it.
 type job struct {
 	index  int
 	name   string
 	tool   Tool // nil for a tool the registry does not hold
 	args   json.RawMessage
-	inline bool // the tool may run on Run's goroutine
+	native bool // the tool may run on Run's goroutine
 }
 
-// promptOnCancel is implemented by the native tools, whose code is known to
-// return at once when their context ends. They run on the goroutine that
-// called Run, which spares a goroutine per call; every other tool runs in a
-// goroutine of its own, so that one ignoring its context cannot hold Run.
-type promptOnCancel interface {
-	returnsPromptlyOnCancel()
+// isNative reports whether tool is a native tool, whose code is known to
+// return at once when its context ends, by its concrete type: a type that
+// embeds one may override Execute, so it is a user tool like any other.
+func isNative(tool Tool) bool {
+	switch tool.(type) {
+	case SleepTool, *SleepTool:
+		return true
+	}
+	return false
 }
 
 // outcome is what one Execute produced.
@@ -292,12 +249,14 @@ func (t *Turn) runSequential(jobs []job) {
 		switch {
 		case j.tool == nil:
 			t.settle(outcome{index: j.index, res: t.unknown(j.name)})
-		case j.inline:
-			t.settle(t.execute(j))
+		case j.native:
+			t.settle(t.execute(j, nil))
 		default:
-			results := make(chan outcome, 1)
-			go func() { results <- t.execute(j) }()
-			if !t.await(results) {
+			if t.single == nil {
+				t.single = make(chan outcome, 1)
+			}
+			t.dispatch(j, t.single)
+			if !t.await(t.single) {
 				return
 			}
 		}
@@ -308,11 +267,11 @@ func (t *Turn) runConcurrent(jobs []job) {
 	if !t.begin(jobs[0].index, jobs[0].index+len(jobs)) {
 		return
 	}
-	// The channel has room for every outcome, so that each goroutine ends
-	// even when nobody waits any more.
+	// The channel has room for every outcome, so that each goroutine moves
+	// on even when nobody waits any more.
 	results := make(chan outcome, len(jobs))
 	for _, j := range jobs {
-		go func() { results <- t.execute(j) }()
+		t.dispatch(j, results)
 	}
 	for range jobs {
 		if !t.await(results) {
@@ -335,17 +294,27 @@ func (t *Turn) await(results <-chan outcome) bool {
 	}
 }
 
-// execute runs one call, turning a panic into a failed outcome.
-func (t *Turn) execute(j job) (o outcome) {
+// execute runs one call, turning a panic into a failed outcome. On a
+// goroutine of the turn's (results not nil) it also catches a tool that
+// ends the goroutine without returning, and sends that outcome itself,
+// since its caller never resumes.
+func (t *Turn) execute(j job, results chan<- outcome) (o outcome) {
 	o.index = j.index
+	returned := false
 	defer func() {
 		if p := recover(); p != nil {
 			o.res, o.err = ToolResult{Error: fmt.Sprintf("tool panicked: %v", p)}, nil
+		} else if !returned && results != nil {
+			results <- outcome{index: j.index, res: ToolResult{Error: exitedWithoutReturning}}
 		}
 	}()
-	o.res, o.err = j.tool.Execute(t.ctx, j.args)
+	o.res, o.err = j.tool.Execute(&callContext{Context: t.ctx, t: t, index: j.index}, j.args)
+	returned = true
 	return o
 }
+
+const exitedWithoutReturning = "tool exited without returning: it ended its goroutine (runtime.Goexit, " +
+	"as t.FailNow and testify's require do) instead of returning a result"
 
 // begin marks blocks [from, to) running, or ends the turn and reports false
 // if its context has ended.
@@ -565,10 +534,66 @@ func (t *Turn) deliver() {
 			final = final || s.Final
 		}
 		t.mu.Lock()
+		t.delivered = queue[len(queue)-1].Seq
+		if t.onDelivery != nil {
+			close(t.onDelivery)
+			t.onDelivery = nil
+		}
 		if final {
 			close(t.done)
 		}
 	}
 	t.delivering = false
 	t.mu.Unlock()
+}
+
+// awaitDelivery returns once the snapshot numbered seq has been delivered
+// to the observer, by this goroutine or the one delivering.
+func (t *Turn) awaitDelivery(seq uint64) {
+	t.deliver()
+	for {
+		t.mu.Lock()
+		if t.observer == nil || t.delivered >= seq {
+			t.mu.Unlock()
+			return
+		}
+		if t.onDelivery == nil {
+			t.onDelivery = make(chan struct{})
+		}
+		wait := t.onDelivery
+		t.mu.Unlock()
+		<-wait
+	}
+}
+
+// callContext is the context a call's Execute receives: the turn's
+// context, plus the listener of [ReportProgress] for the call's block. It
+// is one allocation, on the path of every call.
+type callContext struct {
+	context.Context
+	t     *Turn
+	index int
+}
+
+func (c *callContext) Value(key any) any {
+	if key == (progressKey{}) {
+		return progressReporter(c)
+	}
+	return c.Context.Value(key)
+}
+
+// reportProgress records p on the call's block while the call runs, and
+// returns once the snapshot that shows it has been delivered.
+func (c *callContext) reportProgress(p Progress) {
+	t := c.t
+	t.mu.Lock()
+	if t.ended || t.ctx.Err() != nil || t.blocks.at(c.index).Status != StatusRunning {
+		t.mu.Unlock()
+		return
+	}
+	t.blocks.at(c.index).Progress = p
+	t.changedLocked()
+	seq := t.seq
+	t.mu.Unlock()
+	t.awaitDelivery(seq)
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/agenttool/agenttool"
 	"github.com/agenttool/agenttool/functool"
 )
@@ -12,12 +14,19 @@ import (
 func Example() {
 	type weatherArgs struct {
 		City string `json:"city" jsonschema:"the city to report on"`
-		Days int    `json:"days,omitempty" jsonschema:"how many days ahead"`
+		Days int    `json:"days,omitempty" jsonschema:"how many days ahead, 1 to 14"`
 	}
+	// A rule no struct tag can state goes into the inferred schema.
+	schema, err := jsonschema.For[weatherArgs](nil)
+	if err != nil {
+		panic(err)
+	}
+	schema.Properties["days"].Minimum = jsonschema.Ptr(1.0)
+	schema.Properties["days"].Maximum = jsonschema.Ptr(14.0)
 	weather, err := functool.New("weather", "Forecast for a city.",
 		func(_ context.Context, in weatherArgs) (agenttool.ToolResult, error) {
 			return agenttool.OK(fmt.Sprintf("%s: sunny for %d day(s)", in.City, max(in.Days, 1))), nil
-		}, &functool.Options{ConcurrencySafe: true})
+		}, &functool.Options{Schema: schema, ConcurrencySafe: true})
 	if err != nil {
 		panic(err)
 	}
@@ -39,7 +48,8 @@ func Example() {
 	inOrder, _ := turn.Run([]agenttool.ToolCall{
 		{ID: "3", Name: "sleep", Args: json.RawMessage(`{"seconds":0}`)},
 		{ID: "4", Name: "weather", Args: json.RawMessage(`{"City":"Rome"}`)},
-		{ID: "5", Name: "weather", Args: json.RawMessage(`{"city":"Rome","days":2}`)},
+		{ID: "5", Name: "weather", Args: json.RawMessage(`{"city":"Rome","days":30}`)},
+		{ID: "6", Name: "weather", Args: json.RawMessage(`{"city":"Rome","days":2}`)},
 	})
 	for _, b := range append(together, inOrder...) {
 		fmt.Printf("%s %s: %s%s\n", b.Call.ID, b.Status, b.Result.Output, b.Result.Error)
@@ -50,6 +60,7 @@ func Example() {
 	// 2 succeeded: Lima: sunny for 1 day(s)
 	// 3 succeeded: Slept for 0 second(s).
 	// 4 failed: "city" is required
-	// 5 succeeded: Rome: sunny for 2 day(s)
+	// 5 failed: "days" must be at most 14
+	// 6 succeeded: Rome: sunny for 2 day(s)
 	// started together: true
 }

@@ -5,18 +5,38 @@
 //
 //	type weatherArgs struct {
 //		City string `json:"city" jsonschema:"the city to report on"`
-//		Days int    `json:"days,omitempty" jsonschema:"how many days ahead, 1 to 14"`
+//		Days int    `json:"days,omitempty" jsonschema:"how many days ahead"`
 //	}
+//	schema, err := jsonschema.For[weatherArgs](nil)
+//	if err != nil { ... }
+//	schema.Properties["days"].Maximum = jsonschema.Ptr(14.0) // a rule no struct tag states
 //	weather, err := functool.New("weather", "Forecast for a city.",
 //		func(ctx context.Context, in weatherArgs) (agenttool.ToolResult, error) {
 //			return agenttool.OK(forecast(in.City, in.Days)), nil
-//		}, &functool.Options{ConcurrencySafe: true})
+//		}, &functool.Options{Schema: schema, ConcurrencySafe: true})
 //
-// A violation is an unsuccessful [agenttool.ToolResult] whose Error names the
-// field and the rule (`"city" is required`, `"days" must be at most 14`), so
-// the model can correct its call; the function never sees invalid arguments.
+// # One judge of the arguments
+//
+// Every call is judged by one complete pass of jsonschema-go's validator over
+// the whole schema; nothing in the input can switch it off. A violation is an
+// unsuccessful [agenttool.ToolResult] whose Error names the member and the
+// rule in words a model can act on (`"city" is required`, `"days" must be at
+// most 14`, `"mode" must match one of: ...`), never a JSON pointer or a Go
+// value; the function never sees invalid arguments. The validator reports
+// the first violation it meets.
+//
+// # What the function sees
+//
 // Keys match case-sensitively, unlike encoding/json's struct decoding: a
-// member "City" does not fill the field "city".
+// member "City" does not fill the field "city". A `null` for a member that
+// the schema does not list in "required", at any depth, is treated as if the
+// member were absent: a Go struct cannot tell the two apart, and OpenAI's
+// strict mode makes every optional member nullable, so models send `null`
+// for members they leave out. A `null` for a required member is still an
+// error. Numbers are judged by value, as JSON Schema says (`2.0` is an
+// integer to the schema); a Go integer field still refuses `2.0`, with a
+// message saying it must be an integer. A number too large for a float64
+// (`1e999`) is refused before validation.
 package functool
 
 import (
@@ -26,14 +46,12 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/agenttool/agenttool"
-	"github.com/agenttool/agenttool/internal/jsonarg"
 )
 
 // Options configures [New]. A nil *Options means the zero value.
@@ -53,9 +71,16 @@ type Options struct {
 	ConcurrencySafe bool
 }
 
-// ErrNotObject is returned (wrapped) by [New] when the schema does not
-// describe a JSON object, for example because In is a string or an interface.
-var ErrNotObject = errors.New("functool: arguments schema must describe a JSON object")
+var (
+	// ErrNotObject is returned (wrapped) by [New] when the schema does not
+	// describe a JSON object, for example because In is a string or an interface.
+	ErrNotObject = errors.New("functool: arguments schema must describe a JSON object")
+	// ErrStringOption is returned (wrapped) by [New] when a field of In uses
+	// the `json:",string"` option: encoding/json then wants the number
+	// inside a JSON string, which the inferred schema does not say, so the
+	// schema would accept what decoding then rejects.
+	ErrStringOption = errors.New(`functool: the json ",string" option is not supported`)
+)
 
 // New returns a tool named name that decodes each call's arguments into an
 // In and calls fn with it.
@@ -65,17 +90,18 @@ var ErrNotObject = errors.New("functool: arguments schema must describe a JSON o
 // `jsonschema:"..."` tags) unless opts.Schema is set. It returns an error
 // when fn is nil, name is not a valid tool name (wrapping
 // [agenttool.ErrInvalidName]), In holds a type JSON Schema cannot describe
-// (channels, funcs, complex numbers, maps with non-string keys, cycles), the
-// schema does not describe an object ([ErrNotObject]), or it does not
-// resolve.
+// (channels, funcs, complex numbers, maps with non-string keys, cycles), a
+// field of In uses `json:",string"` ([ErrStringOption], naming the field),
+// the schema does not describe an object ([ErrNotObject]), or it does not
+// resolve (an invalid pattern, say).
 //
 // Execute treats nil, empty and `null` arguments as `{}`. Arguments that are
 // not valid JSON, not an object, or break a rule of the schema get an
-// unsuccessful result saying so, and fn is not called. Members that the
-// schema does not list and that additionalProperties does not describe are
-// ignored (or rejected, with RejectUnknown) and dropped before decoding.
-// Execute may be called concurrently, so fn must allow that; whether a Turn
-// runs it next to other calls is opts.ConcurrencySafe.
+// unsuccessful result saying so, and fn is not called (see the package doc).
+// Members that the schema does not list and that additionalProperties does
+// not describe are ignored (or rejected, with RejectUnknown) and dropped
+// before decoding. Execute may be called concurrently, so fn must allow
+// that; whether a Turn runs it next to other calls is opts.ConcurrencySafe.
 // When fn returns an error satisfying errors.Is with [context.Canceled] or
 // [context.DeadlineExceeded], Execute returns it as the Go error (the call
 // produced no result); any other error becomes an unsuccessful result with
@@ -89,6 +115,9 @@ func New[In any](name, description string, fn func(context.Context, In) (agentto
 	}
 	if !agenttool.ValidName(name) {
 		return nil, fmt.Errorf("functool: %w: %q must be 1 to 64 letters, digits, '_' or '-'", agenttool.ErrInvalidName, name)
+	}
+	if field := stringOptionField(reflect.TypeFor[In]()); field != "" {
+		return nil, fmt.Errorf("%w: tool %q: field %s; use a string or a number field instead", ErrStringOption, name, field)
 	}
 	var schema *jsonschema.Schema
 	if opts.Schema != nil {
@@ -107,7 +136,7 @@ func New[In any](name, description string, fn func(context.Context, In) (agentto
 		return nil, fmt.Errorf("%w: tool %q: %s gives type %s", ErrNotObject, name, reflect.TypeFor[In](), typeOf(schema))
 	}
 	setUnknownPolicy(schema, opts.RejectUnknown)
-	resolved, err := schema.Resolve(nil)
+	j, err := newJudge(schema)
 	if err != nil {
 		return nil, fmt.Errorf("functool: tool %q: schema does not resolve: %w", name, err)
 	}
@@ -115,21 +144,13 @@ func New[In any](name, description string, fn func(context.Context, In) (agentto
 	if err != nil {
 		return nil, fmt.Errorf("functool: tool %q: schema does not marshal: %w", name, err)
 	}
-	patterns, err := compilePatterns(schema)
-	if err != nil {
-		return nil, fmt.Errorf("functool: tool %q: %w", name, err)
-	}
 	return &tool[In]{
-		name:          name,
-		description:   description,
-		params:        params,
-		schema:        schema,
-		resolved:      resolved,
-		fallback:      needsFallback(schema),
-		patterns:      patterns,
-		fn:            fn,
-		rejectUnknown: opts.RejectUnknown,
-		safe:          opts.ConcurrencySafe,
+		name:        name,
+		description: description,
+		params:      params,
+		judge:       j,
+		fn:          fn,
+		safe:        opts.ConcurrencySafe,
 	}, nil
 }
 
@@ -143,15 +164,49 @@ func typeOf(s *jsonschema.Schema) string {
 	return "unrestricted (any JSON value)"
 }
 
+// stringOptionField returns the dotted Go path of the first field reachable
+// from t that uses the `json:",string"` option, or "".
+func stringOptionField(t reflect.Type) string {
+	return findStringOption(t, "", map[reflect.Type]bool{})
+}
+
+func findStringOption(t reflect.Type, path string, seen map[reflect.Type]bool) string {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || seen[t] {
+		return ""
+	}
+	seen[t] = true
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name := f.Name
+		if path != "" {
+			name = path + "." + f.Name
+		}
+		_, opts, _ := strings.Cut(tag, ",")
+		if slices.Contains(strings.Split(opts, ","), "string") {
+			return name
+		}
+		if found := findStringOption(f.Type, name, seen); found != "" {
+			return found
+		}
+	}
+	return ""
+}
+
 type tool[In any] struct {
 	name, description string
 	params            json.RawMessage
-	schema            *jsonschema.Schema
-	resolved          *jsonschema.Resolved
-	fallback          bool
-	patterns          map[string]*regexp.Regexp
+	judge             *judge
 	fn                func(context.Context, In) (agenttool.ToolResult, error)
-	rejectUnknown     bool
 	safe              bool
 }
 
@@ -161,8 +216,8 @@ func (t *tool[In]) Parameters() json.RawMessage { return bytes.Clone(t.params) }
 func (t *tool[In]) ConcurrencySafe() bool       { return t.safe }
 
 func (t *tool[In]) Execute(ctx context.Context, args json.RawMessage) (agenttool.ToolResult, error) {
-	in, problem := t.decode(args)
-	if problem != "" {
+	var in In
+	if problem := t.judge.decode(args, &in); problem != "" {
 		return agenttool.ToolResult{Error: problem}, nil
 	}
 	res, err := t.fn(ctx, in)
@@ -173,102 +228,6 @@ func (t *tool[In]) Execute(ctx context.Context, args json.RawMessage) (agenttool
 		return agenttool.ToolResult{Error: err.Error()}, nil
 	}
 	return res, nil
-}
-
-// decode validates args and decodes them into an In, or says what is wrong.
-func (t *tool[In]) decode(args json.RawMessage) (in In, problem string) {
-	args = bytes.TrimSpace(args)
-	if len(args) == 0 || string(args) == "null" {
-		args = json.RawMessage("{}")
-	}
-	if !json.Valid(args) {
-		return in, "arguments are not valid JSON; send a JSON object" + t.hint()
-	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.UseNumber()
-	var value any
-	if err := dec.Decode(&value); err != nil {
-		return in, "arguments are not valid JSON; send a JSON object" + t.hint()
-	}
-	obj, ok := value.(map[string]any)
-	if !ok {
-		return in, "arguments must be a JSON object" + t.hint() + ", got " + describe(value)
-	}
-	v := validator{rejectUnknown: t.rejectUnknown, patterns: t.patterns}
-	v.validate(obj, t.schema, "")
-	if len(v.problems) > 0 {
-		return in, strings.Join(v.problems, "; ")
-	}
-	if t.fallback {
-		// jsonschema-go wants numbers as float64, not json.Number.
-		var plain any
-		if err := json.Unmarshal(args, &plain); err == nil {
-			if err := t.resolved.Validate(plain); err != nil {
-				return in, "arguments do not match the schema: " + keyword(err)
-			}
-		}
-	}
-	prune(obj, t.schema)
-	clean, err := json.Marshal(obj)
-	if err == nil {
-		err = json.Unmarshal(clean, &in)
-	}
-	if err != nil {
-		return in, decodeProblem(err)
-	}
-	return in, ""
-}
-
-// hint lists the fields the tool takes, for messages about the whole object.
-func (t *tool[In]) hint() string {
-	if len(t.schema.Properties) == 0 {
-		return ""
-	}
-	names := t.schema.PropertyOrder
-	if len(names) == 0 {
-		for name := range t.schema.Properties {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-	}
-	quotedNames := make([]string, len(names))
-	for i, n := range names {
-		quotedNames[i] = fmt.Sprintf("%q", n)
-	}
-	return " (fields: " + strings.Join(quotedNames, ", ") + ")"
-}
-
-// keyword keeps the rule and place that jsonschema-go names at the front of
-// an error ("validating /ship: anyOf: ..."), and leaves out the values it
-// prints with Go syntax.
-func keyword(err error) string {
-	msg, _, _ := strings.Cut(err.Error(), "\n")
-	place := ""
-	if rest, ok := strings.CutPrefix(msg, "validating "); ok {
-		place, msg, _ = strings.Cut(rest, ": ")
-	}
-	rule, _, _ := strings.Cut(msg, ":")
-	out := "the " + jsonarg.Excerpt(rule) + " rule is not met"
-	if place != "" && place != "root" {
-		out += " at " + fmt.Sprintf("%q", jsonarg.Excerpt(place))
-	}
-	return out
-}
-
-// decodeProblem turns an error from decoding valid, schema-checked JSON into
-// the Go type (an integer out of the field's range, say) into a message.
-func decodeProblem(err error) string {
-	var typeErr *json.UnmarshalTypeError
-	if errors.As(err, &typeErr) {
-		field := typeErr.Field
-		if field == "" {
-			field = "the arguments"
-		} else {
-			field = fmt.Sprintf("%q", field)
-		}
-		return fmt.Sprintf("%s must fit in a Go %s, got %s", field, typeErr.Type, jsonarg.Excerpt(typeErr.Value))
-	}
-	return "arguments could not be decoded: " + jsonarg.Excerpt(err.Error())
 }
 
 // setUnknownPolicy makes every object schema that lists properties say what
@@ -287,7 +246,9 @@ func setUnknownPolicy(s *jsonschema.Schema, reject bool) {
 	})
 }
 
-// walk calls f on s and every schema below it that the validator visits.
+// walk calls f on s and every schema below it that describes a value
+// (properties, items, additionalProperties, definitions and the branches of
+// anyOf, allOf and oneOf).
 func walk(s *jsonschema.Schema, f func(*jsonschema.Schema)) {
 	if s == nil {
 		return
@@ -300,42 +261,20 @@ func walk(s *jsonschema.Schema, f func(*jsonschema.Schema)) {
 	if !isFalse(s.AdditionalProperties) {
 		walk(s.AdditionalProperties, f)
 	}
+	for _, group := range [][]*jsonschema.Schema{s.AnyOf, s.AllOf, s.OneOf, s.PrefixItems} {
+		for _, sub := range group {
+			walk(sub, f)
+		}
+	}
+	for _, defs := range []map[string]*jsonschema.Schema{s.Defs, s.Definitions} {
+		for _, sub := range defs {
+			walk(sub, f)
+		}
+	}
 }
 
-// needsFallback reports whether the schema uses keywords the validator does
-// not check itself; jsonschema-go then judges what the validator passed.
-func needsFallback(s *jsonschema.Schema) bool {
-	fallback := false
-	walk(s, func(s *jsonschema.Schema) {
-		c := *s
-		// Clear what the validator handles; anything left needs the fallback.
-		c.Type, c.Types, c.Enum, c.Const = "", nil, nil, nil
-		c.MultipleOf, c.Minimum, c.Maximum, c.ExclusiveMinimum, c.ExclusiveMaximum = nil, nil, nil, nil, nil
-		c.MinLength, c.MaxLength, c.Pattern = nil, nil, ""
-		c.Items, c.MinItems, c.MaxItems, c.UniqueItems = nil, nil, nil, false
-		c.Required, c.Properties, c.AdditionalProperties, c.MinProperties, c.MaxProperties = nil, nil, nil, nil, nil
-		c.Title, c.Description, c.Default, c.Examples, c.Format, c.PropertyOrder = "", "", nil, nil, "", nil
-		c.Comment, c.Deprecated, c.ReadOnly, c.WriteOnly, c.Schema, c.ID = "", false, false, false, "", ""
-		if !reflect.ValueOf(c).IsZero() {
-			fallback = true
-		}
-	})
-	return fallback
-}
-
-func compilePatterns(s *jsonschema.Schema) (map[string]*regexp.Regexp, error) {
-	patterns := map[string]*regexp.Regexp{}
-	var err error
-	walk(s, func(s *jsonschema.Schema) {
-		if s.Pattern == "" || patterns[s.Pattern] != nil || err != nil {
-			return
-		}
-		var re *regexp.Regexp
-		if re, err = regexp.Compile(s.Pattern); err != nil {
-			err = fmt.Errorf("pattern %q does not compile: %w", s.Pattern, err)
-			return
-		}
-		patterns[s.Pattern] = re
-	})
-	return patterns, err
+// isFalse reports whether s is the schema that matches nothing, as
+// jsonschema-go writes `false`.
+func isFalse(s *jsonschema.Schema) bool {
+	return s != nil && s.Not != nil && reflect.ValueOf(*s.Not).IsZero()
 }

@@ -285,7 +285,7 @@ func TestFunctionErrors(t *testing.T) {
 	}
 }
 
-func TestFallbackKeywords(t *testing.T) {
+func TestAnyOfAtTheTop(t *testing.T) {
 	schema := &jsonschema.Schema{
 		Type: "object",
 		Properties: map[string]*jsonschema.Schema{
@@ -297,7 +297,7 @@ func TestFallbackKeywords(t *testing.T) {
 	tool := echo[map[string]int](t, &functool.Options{Schema: schema})
 	res := exec(t, tool, `{}`)
 	assert.False(t, res.Success)
-	assert.Equal(t, "arguments do not match the schema: the anyOf rule is not met", res.Error)
+	assert.Equal(t, `the arguments must match one of: an object with "a"; or an object with "b"`, res.Error)
 	res = exec(t, tool, `{"b":2}`)
 	assert.True(t, res.Success, res.Error)
 }

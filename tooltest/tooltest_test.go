@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,7 +23,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestSleepToolConforms(t *testing.T) {
-	tooltest.Run(t, func() agenttool.Tool { return agenttool.SleepTool{} })
+	tooltest.Run(t, func(*testing.T) agenttool.Tool { return agenttool.SleepTool{} })
 }
 
 type lookupArgs struct {
@@ -31,11 +33,11 @@ type lookupArgs struct {
 
 func TestFunctoolConforms(t *testing.T) {
 	for _, reject := range []bool{false, true} {
-		tooltest.Run(t, func() agenttool.Tool {
+		tooltest.Run(t, func(t *testing.T) agenttool.Tool {
 			tool, err := functool.New("lookup", "Look something up.",
 				func(ctx context.Context, in lookupArgs) (agenttool.ToolResult, error) {
 					select {
-					case <-time.After(time.Second):
+					case <-time.After(10 * time.Millisecond):
 						return agenttool.OK(in.Query), nil
 					case <-ctx.Done():
 						return agenttool.ToolResult{}, ctx.Err()
@@ -77,16 +79,20 @@ func brokenTool(kind string) agenttool.Tool {
 			return agenttool.ToolResult{}, nil
 		}
 	case "ignorescancel":
+		// Only a call with "x" gets past validation, so that the checks
+		// which are not about cancellation do not wait for it.
+		tool.Schema = json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}},"required":["x"]}`)
 		tool.Fn = func(_ context.Context, args json.RawMessage) (agenttool.ToolResult, error) {
-			if !validate(args) {
+			if !validate(args) || !strings.Contains(string(args), `"x"`) {
 				return agenttool.Failf("bad"), nil
 			}
 			time.Sleep(time.Hour)
 			return agenttool.OK("slept"), nil
 		}
 	case "wrongcancelerror":
+		tool.Schema = json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}},"required":["x"]}`)
 		tool.Fn = func(ctx context.Context, args json.RawMessage) (agenttool.ToolResult, error) {
-			if !validate(args) {
+			if !validate(args) || !strings.Contains(string(args), `"x"`) {
 				return agenttool.Failf("bad"), nil
 			}
 			<-ctx.Done()
@@ -98,6 +104,11 @@ func brokenTool(kind string) agenttool.Tool {
 				return agenttool.Failf("want an object"), nil
 			}
 			return agenttool.OK("ok"), nil
+		}
+	case "exits":
+		tool.Fn = func(context.Context, json.RawMessage) (agenttool.ToolResult, error) {
+			runtime.Goexit()
+			return agenttool.OK("unreachable"), nil
 		}
 	case "badname":
 		tool.ToolName = "bad name"
@@ -130,7 +141,7 @@ func TestBrokenToolHelper(t *testing.T) {
 	if kind == "" {
 		t.Skip("runs only as the child of TestBrokenToolsFail")
 	}
-	tooltest.Run(t, func() agenttool.Tool { return brokenTool(kind) })
+	tooltest.Run(t, func(*testing.T) agenttool.Tool { return brokenTool(kind) })
 }
 
 func TestBrokenToolsFail(t *testing.T) {
@@ -139,7 +150,8 @@ func TestBrokenToolsFail(t *testing.T) {
 		"goerror":          `returned Go error bad json; a bad call must be an unsuccessful result`,
 		"acceptsanything":  `succeeded; arguments that are not a JSON object must be refused`,
 		"silentfailure":    `failed with an empty Error`,
-		"ignorescancel":    `is still running with a cancelled context`,
+		"ignorescancel":    `is still running 2s with a cancelled context`,
+		"exits":            `ended its goroutine without returning`,
 		"wrongcancelerror": `after cancel returned stopped; want a result or an error satisfying errors.Is(err, context.Canceled)`,
 		"nullisnotempty":   `treat it as {}`,
 		"badname":          `Name() = "bad name"`,
@@ -163,5 +175,5 @@ func TestBrokenToolsFail(t *testing.T) {
 }
 
 func TestHealthyFuncToolPasses(t *testing.T) {
-	tooltest.Run(t, func() agenttool.Tool { return brokenTool("healthy") })
+	tooltest.Run(t, func(*testing.T) agenttool.Tool { return brokenTool("healthy") })
 }

@@ -29,7 +29,7 @@ func BenchmarkCallTool(b *testing.B) {
 		server *mcp.Server
 		params *mcp.CallToolParams
 	}{
-		{"agenttool-sleep0", mcpserver.New(reg, "bench", nil), &mcp.CallToolParams{Name: "sleep", Arguments: json.RawMessage(`{"seconds":0}`)}},
+		{"agenttool-sleep0", mustNew(b, reg), &mcp.CallToolParams{Name: "sleep", Arguments: json.RawMessage(`{"seconds":0}`)}},
 		{"baseline-sdk-noop", bare, &mcp.CallToolParams{Name: "noop", Arguments: json.RawMessage(`{"seconds":0}`)}},
 	}
 	for _, tc := range cases {
@@ -56,4 +56,13 @@ func BenchmarkCallTool(b *testing.B) {
 			_ = ss.Wait()
 		})
 	}
+}
+
+func mustNew(b *testing.B, reg *agenttool.Registry) *mcp.Server {
+	b.Helper()
+	server, err := mcpserver.New(reg, &mcpserver.Options{Version: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return server
 }

@@ -16,10 +16,14 @@ func ExampleNew() {
 	if err != nil {
 		panic(err)
 	}
-	server := mcpserver.New(reg, "v1.0.0", nil)
+	server, err := mcpserver.New(reg, &mcpserver.Options{Version: "v1.0.0"})
+	if err != nil {
+		panic(err)
+	}
 
-	// An MCP client over an in-memory connection; a real one would use
-	// &mcp.StdioTransport{} on the server side, as `agenttool mcp` does.
+	// An MCP client over an in-memory connection; on stdio a server would
+	// use mcpserver.NewStreamTransport(os.Stdin, os.Stdout), as `agenttool
+	// mcp` does.
 	ctx := context.Background()
 	serverT, clientT := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, serverT, nil)

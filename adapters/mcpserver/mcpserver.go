@@ -1,8 +1,9 @@
 // Package mcpserver serves an [agenttool.Registry] over the Model Context
 // Protocol with the official Go SDK (github.com/modelcontextprotocol/go-sdk).
 //
-//	server := mcpserver.New(reg, nil)
-//	err := server.Run(ctx, &mcp.StdioTransport{})
+//	server, err := mcpserver.New(reg, &mcpserver.Options{Version: "v1.0.0"})
+//	if err != nil { ... }
+//	err = server.Run(ctx, mcpserver.NewStreamTransport(os.Stdin, os.Stdout))
 //
 // Every tool of the registry is listed with its name, description and
 // Parameters as inputSchema. Each tools/call runs in its own [agenttool.Turn],
@@ -11,6 +12,30 @@
 // ending) ends the call at once. The tools' own validation stays the judge of
 // the arguments: the SDK does not validate them first, so unknown fields stay
 // ignored where the tool ignores them.
+//
+// # On the wire
+//
+//   - A call whose arguments are invalid, a tool's unsuccessful result and a
+//     tool panic are results with isError set and the Error as text.
+//   - A call to a tool the server does not list is a JSON-RPC error -32602
+//     (invalid params), as the MCP specification says of unknown tools; the
+//     SDK answers it before any tool runs.
+//   - A request the client cancelled gets no response, as MCP's cancellation
+//     utility requires: the SDK writes one anyway (go-sdk issues 1235 and
+//     1259), and [DropCancelled] (which [NewStreamTransport] applies) drops it.
+//   - On [NewStreamTransport], a line that is not JSON gets a parse error
+//     (-32700, id null) and a JSON array (a batch, which MCP no longer has)
+//     an invalid-request error (-32600); the server keeps serving.
+//
+// # Progress
+//
+// A request with a progressToken gets notifications/progress while the call
+// runs: one for every [agenttool.ReportProgress] of the tool, and between
+// them, and for tools that report nothing, a heartbeat about once a second,
+// so that clients which reset their timeout on progress keep waiting. The
+// heartbeat's progress is the elapsed whole seconds, with total the tool's
+// [agenttool.Estimator] estimate in seconds when it gives one (for sleep,
+// the requested seconds).
 package mcpserver
 
 import (
@@ -27,50 +52,63 @@ import (
 	"github.com/agenttool/agenttool"
 )
 
-// DefaultProgressInterval is how often a call with a progress token reports
-// progress unless [Options].ProgressInterval says otherwise.
+// DefaultProgressInterval is how often a call with a progress token gets a
+// heartbeat unless [Options].ProgressInterval says otherwise.
 const DefaultProgressInterval = time.Second
 
 // Options configures [Register] and [New]. A nil *Options means the defaults.
 type Options struct {
-	// Clock stamps the turns and paces progress notifications; nil means the
+	// Version is the server version [New] reports to clients; empty means
+	// "dev".
+	Version string
+	// Clock stamps the turns and paces the progress heartbeat; nil means the
 	// real clock. Tools keep their own clocks.
 	Clock clock.Clock
-	// ProgressInterval is the time between progress notifications for a call
-	// whose request carries a progressToken; zero means
-	// [DefaultProgressInterval].
+	// ProgressInterval is the time between heartbeats for a call whose
+	// request carries a progressToken; zero means [DefaultProgressInterval].
 	ProgressInterval time.Duration
+	// Context, if set, bounds every call: when it ends, each call in flight
+	// is cancelled with its cause. A server's graceful stop cancels it, so
+	// that the SDK, which waits for the calls in flight before Run returns,
+	// does not wait out a long sleep. Nil means calls end only with their
+	// requests.
+	Context context.Context
 }
 
-// New returns an MCP server named "agenttool" with version as given by
-// version (empty means "dev") that serves every tool of reg.
-func New(reg *agenttool.Registry, version string, opts *Options) *mcp.Server {
+// New returns an MCP server named "agenttool", reporting opts.Version, that
+// serves every tool of reg. It returns the error of [Register].
+func New(reg *agenttool.Registry, opts *Options) (*mcp.Server, error) {
+	version := ""
+	if opts != nil {
+		version = opts.Version
+	}
 	if version == "" {
 		version = "dev"
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "agenttool", Version: version}, nil)
-	Register(server, reg, opts)
-	return server
+	if err := Register(server, reg, opts); err != nil {
+		return nil, err
+	}
+	return server, nil
 }
 
 // Register adds every tool of reg to server, replacing tools of the same
 // name; a nil reg adds none. A schema with no "type" is advertised with
-// "type": "object", which MCP requires. Calls, from one client or many, run
-// concurrently, each in its own Turn, so the tools' Execute must allow
-// concurrent calls, as the [agenttool.Tool] contract says.
+// "type": "object", which MCP requires. It returns an error, and adds no
+// tool after it, for a tool the SDK refuses (the SDK panics; Register does
+// not). Calls, from one client or many, run concurrently, each in its own
+// Turn, so the tools' Execute must allow concurrent calls, as the
+// [agenttool.Tool] contract says.
 //
 // A call's [agenttool.ToolResult] becomes a CallToolResult with one text
 // content: Output when it succeeded, Error with isError set when it failed,
-// including for an unknown tool, invalid arguments and a tool panic. When the
-// request's context ends first, the handler returns its context's error. A
-// request with a progressToken gets a notifications/progress about every
-// ProgressInterval while the call runs, with progress the elapsed whole
-// seconds and, for [agenttool.SleepTool], total the requested seconds, so
-// that clients which reset their timeout on progress can wait through long
-// sleeps.
-func Register(server *mcp.Server, reg *agenttool.Registry, opts *Options) {
+// including for invalid arguments and a tool panic. When the request's
+// context ends first, the handler returns its context's error. See the
+// package doc for progress notifications.
+func Register(server *mcp.Server, reg *agenttool.Registry, opts *Options) error {
 	h := &handler{reg: reg, clock: clock.New(), interval: DefaultProgressInterval}
 	if opts != nil {
+		h.base = opts.Context
 		if opts.Clock != nil {
 			h.clock = opts.Clock
 		}
@@ -79,12 +117,25 @@ func Register(server *mcp.Server, reg *agenttool.Registry, opts *Options) {
 		}
 	}
 	for _, def := range reg.Definitions() {
-		server.AddTool(&mcp.Tool{
+		if err := addTool(server, &mcp.Tool{
 			Name:        def.Name,
 			Description: def.Description,
 			InputSchema: objectSchema(def.Parameters),
-		}, h.call)
+		}, h.call); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+func addTool(server *mcp.Server, tool *mcp.Tool, h mcp.ToolHandler) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("mcpserver: the MCP SDK refuses tool %q: %v", tool.Name, p)
+		}
+	}()
+	server.AddTool(tool, h)
+	return nil
 }
 
 // objectSchema adds "type": "object" to a schema that has no type.
@@ -105,21 +156,30 @@ func objectSchema(params json.RawMessage) json.RawMessage {
 }
 
 type handler struct {
+	base     context.Context // nil, or what bounds every call
 	reg      *agenttool.Registry
 	clock    clock.Clock
 	interval time.Duration
 }
 
 func (h *handler) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	turn := agenttool.NewTurn(ctx, h.reg, &agenttool.TurnOptions{Clock: h.clock})
-	defer turn.Close()
-	args := req.Params.Arguments
-	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
-		stop := h.reportProgress(ctx, req.Session, token, h.total(req.Params.Name, args))
-		defer stop()
+	if h.base != nil {
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		defer context.AfterFunc(h.base, func() { cancel(context.Cause(h.base)) })()
 	}
+	args := req.Params.Arguments
+	opts := &agenttool.TurnOptions{Clock: h.clock}
+	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+		p := h.startProgress(ctx, req.Session, token, h.total(req.Params.Name, args))
+		defer p.stop()
+		opts.OnSnapshot = p.observe
+	}
+	turn := agenttool.NewTurn(ctx, h.reg, opts)
+	defer turn.Close()
 	// The turn is new and only ends with ctx, so an error here means the
-	// client cancelled: the SDK does not send a response for it.
+	// client cancelled.
 	blocks, err := turn.Run([]agenttool.ToolCall{{ID: "mcp", Name: req.Params.Name, Args: args}})
 	if err != nil {
 		return nil, err
@@ -134,8 +194,8 @@ func toResult(b agenttool.ToolBlock) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.Result.Error}}, IsError: true}
 }
 
-// total is the progress total of a call in seconds: the tool's estimate,
-// or 0 (unknown) when it gives none.
+// total is a call's heartbeat total in seconds: the tool's estimate, or 0
+// (unknown) when it gives none.
 func (h *handler) total(name string, args json.RawMessage) float64 {
 	tool, ok := h.reg.Lookup(name)
 	if !ok {
@@ -148,44 +208,105 @@ func (h *handler) total(name string, args json.RawMessage) float64 {
 	return math.Ceil(d.Seconds())
 }
 
-// reportProgress sends progress notifications until the returned stop is
-// called; stop waits for the reporting goroutine to end.
-func (h *handler) reportProgress(ctx context.Context, session *mcp.ServerSession, token any, total float64) (stop func()) {
+// progress sends the notifications of one call: the tool's reports as they
+// come, and a heartbeat every interval.
+type progress struct {
+	reports chan agenttool.Progress // the latest report not yet sent
+	done    chan struct{}
+	wg      sync.WaitGroup
+	last    agenttool.Progress // what observe last saw, on the observer's goroutine
+}
+
+func (h *handler) startProgress(ctx context.Context, session *mcp.ServerSession, token any, total float64) *progress {
+	p := &progress{reports: make(chan agenttool.Progress, 1), done: make(chan struct{})}
 	ticker := h.clock.Ticker(h.interval)
 	start := h.clock.Now()
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
+	p.wg.Go(func() {
 		defer ticker.Stop()
+		n := notifier{ctx: ctx, session: session, token: token}
+		var reported *agenttool.Progress
 		for {
 			select {
-			case <-done:
+			case <-p.done:
 				return
 			case <-ctx.Done():
 				return
+			case r := <-p.reports:
+				reported = &r
+				n.send(r.Done, r.Total, r.Message)
 			case <-ticker.C:
+				if reported != nil {
+					n.send(reported.Done, reported.Total, reported.Message)
+					continue
+				}
 				elapsed := math.Floor(h.clock.Since(start).Seconds())
-				if total > 0 {
-					elapsed = math.Min(elapsed, total)
+				t := total
+				if elapsed > t {
+					t = 0 // past the estimate: the total is no longer known
 				}
-				params := &mcp.ProgressNotificationParams{
-					ProgressToken: token,
-					Progress:      elapsed,
-					Total:         total,
-					Message:       progressMessage(elapsed, total),
-				}
-				// Best effort: a client that went away cancels ctx.
-				_ = session.NotifyProgress(ctx, params)
+				n.send(elapsed, t, heartbeatMessage(elapsed, t))
 			}
 		}
 	})
-	return func() {
-		close(done)
-		wg.Wait()
+	return p
+}
+
+// observe hands the call's latest report, if it changed, to the sender
+// without waiting: a report replaces one the sender has not taken yet.
+func (p *progress) observe(s agenttool.Snapshot) {
+	if len(s.Blocks) == 0 {
+		return
+	}
+	r := s.Blocks[0].Progress
+	if r == p.last || r == (agenttool.Progress{}) {
+		return
+	}
+	p.last = r
+	for {
+		select {
+		case p.reports <- r:
+			return
+		default:
+		}
+		select {
+		case <-p.reports:
+		default:
+		}
 	}
 }
 
-func progressMessage(elapsed, total float64) string {
+// stop ends the sender and waits for it.
+func (p *progress) stop() {
+	close(p.done)
+	p.wg.Wait()
+}
+
+// notifier sends notifications/progress whose progress strictly increases,
+// as MCP requires: a value that does not is sent as the next float above
+// the last one sent (a heartbeat after a report, a report that repeats).
+type notifier struct {
+	ctx     context.Context
+	session *mcp.ServerSession
+	token   any
+	last    float64
+	sent    bool
+}
+
+func (n *notifier) send(progress, total float64, message string) {
+	if n.sent && progress <= n.last {
+		progress = math.Nextafter(n.last, math.Inf(1))
+	}
+	n.last, n.sent = progress, true
+	// Best effort: a client that went away cancels ctx.
+	_ = n.session.NotifyProgress(n.ctx, &mcp.ProgressNotificationParams{
+		ProgressToken: n.token,
+		Progress:      progress,
+		Total:         total,
+		Message:       message,
+	})
+}
+
+func heartbeatMessage(elapsed, total float64) string {
 	if total > 0 {
 		return fmt.Sprintf("%.0f of %.0f seconds", elapsed, total)
 	}

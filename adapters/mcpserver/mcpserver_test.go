@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -23,10 +24,11 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // connect serves reg in memory and returns a connected client session.
 func connect(t *testing.T, reg *agenttool.Registry, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	server := mcpserver.New(reg, "test", nil)
+	server, err := mcpserver.New(reg, &mcpserver.Options{Version: "test"})
+	require.NoError(t, err)
 	serverT, clientT := mcp.NewInMemoryTransports()
 	ctx := context.Background()
-	ss, err := server.Connect(ctx, serverT, nil)
+	ss, err := server.Connect(ctx, mcpserver.DropCancelled(serverT), nil)
 	require.NoError(t, err)
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, opts)
 	cs, err := client.Connect(ctx, clientT, nil)
@@ -215,5 +217,100 @@ func TestConcurrentCalls(t *testing.T) {
 			assert.Equal(t, fmt.Sprintf("Slept for %d second(s).", i+1), r)
 		}
 		assert.Equal(t, 10*time.Second, time.Since(start), "the calls ran side by side, not one after another")
+	})
+}
+
+func TestProgressReportsOfAnyTool(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		late := make(chan context.Context, 1)
+		steps := &agenttool.FuncTool{ToolName: "steps", ToolDescription: "reports progress", Schema: json.RawMessage(`{"type":"object"}`),
+			Fn: func(ctx context.Context, _ json.RawMessage) (agenttool.ToolResult, error) {
+				agenttool.ReportProgress(ctx, agenttool.Progress{Done: 1, Total: 3, Message: "one"})
+				time.Sleep(2500 * time.Millisecond) // fake time: two heartbeats
+				agenttool.ReportProgress(ctx, agenttool.Progress{Done: 2, Total: 3, Message: "two"})
+				late <- ctx
+				return agenttool.OK("done"), nil
+			}}
+		var mu sync.Mutex
+		var got []*mcp.ProgressNotificationParams
+		cs := connect(t, registry(t, steps), &mcp.ClientOptions{
+			ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+				mu.Lock()
+				defer mu.Unlock()
+				got = append(got, req.Params)
+			},
+		})
+		params := &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{}}
+		params.SetProgressToken(42)
+		res, err := cs.CallTool(context.Background(), params)
+		require.NoError(t, err)
+		assert.Equal(t, "done", text(t, res))
+		agenttool.ReportProgress(<-late, agenttool.Progress{Done: 3, Total: 3, Message: "after"})
+		synctest.Wait()
+
+		mu.Lock()
+		defer mu.Unlock()
+		require.GreaterOrEqual(t, len(got), 4, "two reports and the heartbeats between them")
+		var messages []string
+		for i, p := range got {
+			assert.InDelta(t, 42, p.ProgressToken, 0)
+			assert.InDelta(t, 3, p.Total, 0)
+			if i > 0 {
+				assert.Greater(t, p.Progress, got[i-1].Progress, "progress strictly increases, as MCP requires")
+			}
+			messages = append(messages, p.Message)
+		}
+		assert.Equal(t, "one", messages[0])
+		assert.InDelta(t, 1, got[0].Progress, 0)
+		assert.Equal(t, "two", messages[len(messages)-1])
+		assert.InDelta(t, 2, got[len(got)-1].Progress, 0)
+		assert.NotContains(t, messages, "after", "a report after the call ended is not sent")
+	})
+}
+
+func TestNewReportsTheVersion(t *testing.T) {
+	reg := registry(t, agenttool.DefaultTools()...)
+	for version, want := range map[string]string{"": "dev", "v1.2.3": "v1.2.3"} {
+		server, err := mcpserver.New(reg, &mcpserver.Options{Version: version})
+		require.NoError(t, err)
+		serverT, clientT := mcp.NewInMemoryTransports()
+		ss, err := server.Connect(context.Background(), serverT, nil)
+		require.NoError(t, err)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(), clientT, nil)
+		require.NoError(t, err)
+		assert.Equal(t, want, cs.InitializeResult().ServerInfo.Version)
+		_ = cs.Close()
+		_ = ss.Wait()
+	}
+	server, err := mcpserver.New(nil, nil)
+	require.NoError(t, err, "a nil registry serves no tools")
+	require.NotNil(t, server)
+}
+
+// TestContextEndsCallsInFlight: a server's graceful stop cancels the calls
+// in flight through Options.Context.
+func TestContextEndsCallsInFlight(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ended := make(chan error, 1)
+		base, stop := context.WithCancelCause(context.Background())
+		server, err := mcpserver.New(registry(t, watched(ended)), &mcpserver.Options{Context: base})
+		require.NoError(t, err)
+		serverT, clientT := mcp.NewInMemoryTransports()
+		ss, err := server.Connect(context.Background(), serverT, nil)
+		require.NoError(t, err)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(), clientT, nil)
+		require.NoError(t, err)
+		defer func() { _ = cs.Close(); _ = ss.Wait() }()
+		done := make(chan error, 1)
+		go func() {
+			_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "sleep", Arguments: map[string]int{"seconds": 3600}})
+			done <- err
+		}()
+		synctest.Wait()
+		shutdown := errors.New("shutting down")
+		stop(shutdown)
+		err = <-ended
+		require.ErrorIs(t, err, shutdown, "the sleep ended with the server's context")
+		require.Error(t, <-done, "the call produced no result")
 	})
 }

@@ -11,11 +11,19 @@
 //
 // call runs one call through a Turn over the default tools: the Output goes
 // to stdout (exit 0); an unsuccessful result's Error goes to stderr (exit 1);
-// a usage error exits 2; SIGINT or SIGTERM cancels the call (exit 130). When
-// stderr is a terminal, a long call shows a progress bar (sleep) or a spinner.
+// a usage error exits 2; a signal cancels the call and exits 128 plus its
+// number, as shells expect (130 for SIGINT, 143 for SIGTERM). When stderr is
+// a terminal, a running call shows its progress: a bar with elapsed and
+// remaining time for a tool that estimates its duration (sleep), the
+// reported fraction and message for a tool that reports progress, a spinner
+// otherwise.
+//
+// --allow and --deny take comma-separated tool names; a name the tools do
+// not include, or an empty list, is a usage error.
 //
 // mcp serves the tools over MCP on stdin and stdout until stdin closes or a
-// signal arrives, and then exits 0.
+// signal arrives; on a signal it cancels every call in flight and exits 0 at
+// once, a graceful stop for supervisors.
 package main
 
 import (
@@ -33,8 +41,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/agenttool/agenttool"
 	"github.com/agenttool/agenttool/adapters/mcpserver"
 )
@@ -43,12 +49,14 @@ import (
 // otherwise it comes from the module's build information.
 var version = ""
 
-// Exit codes.
+// Exit codes; a call cancelled by a signal exits 128 plus its number.
 const (
-	exitOK        = 0
-	exitFailed    = 1
-	exitUsage     = 2
-	exitCancelled = 130
+	exitOK     = 0
+	exitFailed = 1
+	exitUsage  = 2
+	// exitCancelled is the exit code of a call cancelled other than by a
+	// signal: that of SIGINT.
+	exitCancelled = 128 + int(syscall.SIGINT)
 )
 
 // maxStdinArgs bounds the arguments read from stdin.
@@ -66,7 +74,8 @@ Usage:
 
 Every command takes --allow a,b (only these tools) and --deny c (all but these).
 
-Exit codes of call: 0 success, 1 the tool failed, 2 usage error, 130 cancelled (SIGINT/SIGTERM).
+Exit codes of call: 0 success, 1 the tool failed, 2 usage error, 128 + the signal's
+number when a signal cancels the call (130 for SIGINT, 143 for SIGTERM).
 
 Example:
   agenttool call sleep '{"seconds":3}'
@@ -78,13 +87,51 @@ type env struct {
 	stdout, stderr io.Writer
 	// terminal reports whether w is an interactive terminal.
 	terminal func(w io.Writer) bool
+	// tools returns the tools to serve; nil means agenttool.DefaultTools.
+	tools func() []agenttool.Tool
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	code := run(ctx, os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal})
 	stop()
 	os.Exit(code)
+}
+
+// signalCause is the cause of a context ended by a signal.
+type signalCause struct{ sig syscall.Signal }
+
+func (c signalCause) Error() string { return "received " + c.sig.String() }
+
+// signalContext returns a context that SIGINT or SIGTERM cancels with a
+// signalCause, so that a cancelled call can exit 128 plus the number.
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			sig, _ := s.(syscall.Signal)
+			cancel(signalCause{sig})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel(context.Canceled)
+	}
+}
+
+// cancelledCode is the exit code of a call cancelled because ctx ended.
+func cancelledCode(ctx context.Context) int {
+	var sc signalCause
+	if errors.As(context.Cause(ctx), &sc) {
+		return 128 + int(sc.sig)
+	}
+	return exitCancelled
 }
 
 // usageError is a mistake on the command line.
@@ -133,9 +180,31 @@ type command struct {
 	fs       *flag.FlagSet
 	synopsis string
 	out      io.Writer
-	allow    string
-	deny     string
+	tools    func() []agenttool.Tool
+	allow    names
+	deny     names
 	json     bool
+}
+
+// names is a flag holding a comma-separated list of tool names.
+type names struct {
+	list []string
+	set  bool
+}
+
+func (n *names) String() string { return strings.Join(n.list, ",") }
+
+func (n *names) Set(v string) error {
+	n.set = true
+	for name := range strings.SplitSeq(v, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			n.list = append(n.list, name)
+		}
+	}
+	if len(n.list) == 0 {
+		return errors.New("empty list of tool names")
+	}
+	return nil
 }
 
 // printUsage prints the command's synopsis and flags.
@@ -147,13 +216,16 @@ func (c *command) printUsage() {
 }
 
 func newCommand(name, synopsis string, withJSON bool, e env) *command {
-	c := &command{fs: flag.NewFlagSet(name, flag.ContinueOnError), synopsis: synopsis, out: e.stdout}
+	c := &command{fs: flag.NewFlagSet(name, flag.ContinueOnError), synopsis: synopsis, out: e.stdout, tools: e.tools}
+	if c.tools == nil {
+		c.tools = agenttool.DefaultTools
+	}
 	// Parse reports errors to the caller, which prints them with a short
 	// usage line on stderr; -h prints the full usage on stdout.
 	c.fs.SetOutput(io.Discard)
 	c.fs.Usage = func() {}
-	c.fs.StringVar(&c.allow, "allow", "", "comma-separated tools to allow; all others are hidden")
-	c.fs.StringVar(&c.deny, "deny", "", "comma-separated tools to hide")
+	c.fs.Var(&c.allow, "allow", "comma-separated tools to allow; all others are hidden")
+	c.fs.Var(&c.deny, "deny", "comma-separated tools to hide")
 	if withJSON {
 		c.fs.BoolVar(&c.json, "json", false, "print JSON")
 	}
@@ -189,35 +261,23 @@ func (c *command) parseNone(args []string) error {
 	return err
 }
 
-// registry is the default registry narrowed by --allow and --deny.
+// registry is the command's tools narrowed by --allow and --deny. A name
+// the tools do not include is a usage error, so that a typo in --deny
+// never leaves the tool it meant to hide in place.
 func (c *command) registry() (*agenttool.Registry, error) {
-	reg, err := agenttool.NewRegistry(agenttool.DefaultTools()...)
+	reg, err := agenttool.NewRegistry(c.tools()...)
 	if err != nil {
 		return nil, err
 	}
-	if c.allow != "" {
-		names := splitNames(c.allow)
-		for _, n := range names {
-			if _, ok := reg.Lookup(n); !ok {
-				return nil, usageError{fmt.Sprintf("--allow names unknown tool %q (tools: %s)", n, strings.Join(reg.Names(), ", "))}
-			}
-		}
-		reg = reg.Only(names...)
-	}
-	if c.deny != "" {
-		reg = reg.Without(splitNames(c.deny)...)
-	}
-	return reg, nil
-}
-
-func splitNames(list string) []string {
-	var names []string
-	for n := range strings.SplitSeq(list, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
+	for _, n := range append(append([]string(nil), c.allow.list...), c.deny.list...) {
+		if _, ok := reg.Lookup(n); !ok {
+			return nil, usageError{fmt.Sprintf("unknown tool %q", n)}
 		}
 	}
-	return names
+	if c.allow.set {
+		reg = reg.Only(c.allow.list...)
+	}
+	return reg.Without(c.deny.list...), nil
 }
 
 func runVersion(args []string, e env) (int, error) {
@@ -293,16 +353,18 @@ func runCall(ctx context.Context, args []string, e env) (int, error) {
 		return 0, err
 	}
 
-	turn := agenttool.NewTurn(ctx, reg, nil)
-	defer turn.Close()
 	var feedback *progress
+	opts := &agenttool.TurnOptions{}
 	if e.terminal != nil && e.terminal(e.stderr) {
 		var estimate time.Duration
 		if tool, ok := reg.Lookup(name); ok {
 			estimate, _ = agenttool.EstimateOf(tool, rawArgs)
 		}
 		feedback = startProgress(e.stderr, name, estimate)
+		opts.OnSnapshot = feedback.observe
 	}
+	turn := agenttool.NewTurn(ctx, reg, opts)
+	defer turn.Close()
 	call := agenttool.ToolCall{ID: "call_1", Name: name, Args: rawArgs}
 	blocks, runErr := turn.Run([]agenttool.ToolCall{call})
 	feedback.stop()
@@ -319,7 +381,7 @@ func runCall(ctx context.Context, args []string, e env) (int, error) {
 	case agenttool.StatusSucceeded:
 		code = exitOK
 	case agenttool.StatusCancelled:
-		code = exitCancelled
+		code = cancelledCode(ctx)
 	}
 	switch {
 	case c.json:
@@ -348,16 +410,15 @@ func runMCP(ctx context.Context, args []string, e env) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	server := mcpserver.New(reg, buildVersion(), nil)
-	transport := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}
-	err = server.Run(ctx, transport)
+	server, err := mcpserver.New(reg, &mcpserver.Options{Version: buildVersion(), Context: ctx})
+	if err != nil {
+		return 0, err
+	}
+	// Run ends when stdin closes, or, with ctx, on a signal: the session
+	// closes and every call in flight is cancelled with it.
+	err = server.Run(ctx, mcpserver.NewStreamTransport(e.stdin, e.stdout))
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		return 0, err
 	}
-	// stdin closed or a signal arrived: a clean shutdown either way.
 	return exitOK, nil
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

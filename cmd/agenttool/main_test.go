@@ -86,7 +86,12 @@ func TestCall(t *testing.T) {
 		"denied":          {"", []string{"call", "--deny", "sleep", "sleep", `{"seconds":0}`}, 1, "", `unknown tool "sleep": no tools are available`},
 		"deny after":      {"", []string{"call", "sleep", `{"seconds":0}`, "--deny=sleep"}, 1, "", `unknown tool "sleep"`},
 		"allowed":         {"", []string{"call", "--allow", "sleep", "sleep", `{"seconds":0}`}, 0, "Slept for 0 second(s).\n", ""},
-		"allow unknown":   {"", []string{"call", "--allow", "nap", "sleep"}, 2, "", `--allow names unknown tool "nap"`},
+		"allow unknown":   {"", []string{"call", "--allow", "nap", "sleep"}, 2, "", "agenttool: unknown tool \"nap\"\n"},
+		"deny unknown":    {"", []string{"call", "--deny", "slep", "sleep", `{"seconds":0}`}, 2, "", "agenttool: unknown tool \"slep\"\n"},
+		"list deny typo":  {"", []string{"list", "--deny=sleep,slep"}, 2, "", `unknown tool "slep"`},
+		"mcp deny typo":   {"", []string{"mcp", "--deny", "slep"}, 2, "", `unknown tool "slep"`},
+		"empty allow":     {"", []string{"call", "--allow", "", "sleep"}, 2, "", "empty list of tool names"},
+		"only commas":     {"", []string{"list", "--deny", " , "}, 2, "", "empty list of tool names"},
 		"no name":         {"", []string{"call"}, 2, "", "call takes a tool name"},
 		"too many":        {"", []string{"call", "sleep", "{}", "{}"}, 2, "", "call takes a tool name"},
 		"bad flag":        {"", []string{"call", "--frobnicate", "sleep"}, 2, "", "flag provided but not defined: -frobnicate"},
@@ -165,6 +170,8 @@ func TestProgressOnlyOnTerminal(t *testing.T) {
 			assert.Equal(t, "Slept for 2 second(s).\n", stdout.String(), "stdout carries only the result")
 			if terminal {
 				assert.Contains(t, stderr.String(), "sleep 1s elapsed, 1s left", "a bar with elapsed and remaining time")
+				assert.NotRegexp(t, `\[\d+s:\d+s\]`, stderr.String(), "no second clock beside ours")
+				assert.NotContains(t, stderr.String(), "2s elapsed, 1s left", "the two times always add up")
 			} else {
 				assert.Empty(t, stderr.String(), "nothing extra when stderr is not a terminal")
 			}
@@ -209,9 +216,10 @@ func TestHelpAndVersion(t *testing.T) {
 	assert.Regexp(t, `^agenttool \S+\n$`, r.stdout)
 }
 
-// TestSignalCancelsCall sends SIGINT to the built command during a call.
+// TestSignalCancelsCall sends SIGINT or SIGTERM to the built command during
+// a call.
 func TestSignalCancelsCall(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	for sig, code := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143} {
 		t.Run(sig.String(), func(t *testing.T) {
 			cmd := exec.Command(binary, "call", "sleep", "-", "--json")
 			stdin, err := cmd.StdinPipe()
@@ -231,7 +239,7 @@ func TestSignalCancelsCall(t *testing.T) {
 			err = cmd.Wait()
 			var exit *exec.ExitError
 			require.ErrorAs(t, err, &exit, "stderr: %s", stderr.String())
-			assert.Equal(t, 130, exit.ExitCode())
+			assert.Equal(t, code, exit.ExitCode(), "128 plus the signal's number")
 			var block agenttool.ToolBlock
 			require.NoError(t, json.Unmarshal(stdout.Bytes(), &block), stdout.String())
 			assert.Equal(t, agenttool.StatusCancelled, block.Status)
