@@ -11,9 +11,10 @@ import (
 	"github.com/agenttool/agenttool"
 )
 
-// FuzzRun checks that, for any arguments a model client can parse, a tool
-// answers exactly what the agenttool tool answers for the arguments encoded
-// again, in ADK's shapes, without a Go error or a panic.
+// FuzzRun checks that, for any arguments a model client can parse, the ADK
+// tool answers, in ADK's shapes and without a Go error or a panic, exactly
+// what its tool answers when called directly with the arguments encoded
+// once: the echo tool shows that this encoding is what it received.
 func FuzzRun(f *testing.F) {
 	for _, seed := range []string{
 		`{"a":2,"b":3}`, `{"a":2.0,"b":-0}`, `{"a":1e3,"b":1}`, `{"a":9007199254740993,"b":0}`,
@@ -22,8 +23,8 @@ func FuzzRun(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	add := newAdd(f)
-	run := runnable(f, newTools(f, add)[0])
+	echo := newEcho(f)
+	run := runnable(f, newTools(f, echo)[0])
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var args any
 		if json.Unmarshal(data, &args) != nil {
@@ -33,7 +34,7 @@ func FuzzRun(f *testing.F) {
 		require.NoError(t, err)
 		raw, err := json.Marshal(args)
 		require.NoError(t, err)
-		want, err := add.Execute(context.Background(), raw)
+		want, err := echo.Execute(context.Background(), raw)
 		require.NoError(t, err)
 		assert.Equal(t, shape(want), got)
 	})
@@ -45,4 +46,21 @@ func shape(res agenttool.ToolResult) map[string]any {
 		return map[string]any{"result": res.Output}
 	}
 	return map[string]any{"error": res.Error}
+}
+
+// newEcho returns a tool that answers the arguments it received when they
+// are a JSON object and fails naming them otherwise: an answer that shows
+// what reached the tool, the same on every call.
+func newEcho(t testing.TB) agenttool.Tool {
+	t.Helper()
+	return &agenttool.FuncTool{
+		ToolName: "echo", ToolDescription: "Answer the arguments.", Schema: json.RawMessage(`{"type":"object"}`),
+		Fn: func(_ context.Context, args json.RawMessage) (agenttool.ToolResult, error) {
+			var obj map[string]json.RawMessage
+			if json.Unmarshal(args, &obj) != nil || obj == nil {
+				return agenttool.Failf("arguments %q are not a JSON object", args), nil
+			}
+			return agenttool.OK(string(args)), nil
+		},
+	}
 }

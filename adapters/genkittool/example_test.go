@@ -53,6 +53,6 @@ func Example() {
 	fmt.Println(resp.Text())
 	// Output:
 	// sleep Slept for 0 second(s).
-	// sleep Error: "seconds" must be an integer from 0 to 86400, got -1
+	// sleep error: "seconds" must be an integer from 0 to 86400, got -1
 	// Done waiting.
 }

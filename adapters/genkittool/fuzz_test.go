@@ -18,9 +18,9 @@ type jsonRunner interface {
 
 // FuzzRunJSON checks that, for any input bytes (Generate passes what the
 // model sent, encoded again; Genkit's developer tools pass what a user
-// typed), the action answers exactly the text of what the agenttool tool
-// answers for those bytes, without a Go error or a panic; and that a parsed
-// input given to RunRaw gets the answer for its encoding.
+// typed), the action answers, without a Go error or a panic, exactly the
+// text of what its tool answers for those bytes, and a parsed input given to
+// RunRaw the answer for its encoding: the echo tool shows what it received.
 func FuzzRunJSON(f *testing.F) {
 	for _, seed := range []string{
 		`{"a":2,"b":3}`, `{"a":2.0,"b":-0}`, `{"a":1e3,"b":1}`, `{"a":9007199254740993,"b":0}`,
@@ -29,8 +29,8 @@ func FuzzRunJSON(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	add := newAdd(f)
-	tool := newTools(f, add)[0]
+	echo := newEcho(f)
+	tool := newTools(f, echo)[0]
 	action, ok := tool.(jsonRunner)
 	require.True(f, ok)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -39,9 +39,9 @@ func FuzzRunJSON(f *testing.F) {
 		var got struct{ Output *string }
 		require.NoError(t, json.Unmarshal(raw, &got))
 		require.NotNil(t, got.Output, "the output is always there: %s", raw)
-		want, err := add.Execute(context.Background(), data)
+		want, err := echo.Execute(context.Background(), data)
 		require.NoError(t, err)
-		assert.Equal(t, text(want), *got.Output)
+		assert.Equal(t, throughJSON(t, text(want)), *got.Output)
 
 		var input any
 		if json.Unmarshal(data, &input) != nil {
@@ -51,10 +51,20 @@ func FuzzRunJSON(f *testing.F) {
 		require.NoError(t, err)
 		again, err := json.Marshal(input)
 		require.NoError(t, err)
-		want, err = add.Execute(context.Background(), again)
+		want, err = echo.Execute(context.Background(), again)
 		require.NoError(t, err)
 		assert.Equal(t, text(want), out)
 	})
+}
+
+// throughJSON returns s as a JSON string carries it, with U+FFFD for each
+// byte that is not valid UTF-8.
+func throughJSON(t *testing.T, s string) string {
+	t.Helper()
+	raw, err := json.Marshal(s)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &s))
+	return s
 }
 
 // text is what the model reads for res.
@@ -63,4 +73,21 @@ func text(res agenttool.ToolResult) string {
 		return res.Output
 	}
 	return genkittool.FailurePrefix + res.Error
+}
+
+// newEcho returns a tool that answers the arguments it received when they
+// are a JSON object and fails naming them otherwise: an answer that shows
+// what reached the tool, the same on every call.
+func newEcho(t testing.TB) agenttool.Tool {
+	t.Helper()
+	return &agenttool.FuncTool{
+		ToolName: "echo", ToolDescription: "Answer the arguments.", Schema: json.RawMessage(`{"type":"object"}`),
+		Fn: func(_ context.Context, args json.RawMessage) (agenttool.ToolResult, error) {
+			var obj map[string]json.RawMessage
+			if json.Unmarshal(args, &obj) != nil || obj == nil {
+				return agenttool.Failf("arguments %q are not a JSON object", args), nil
+			}
+			return agenttool.OK(string(args)), nil
+		},
+	}
 }

@@ -22,7 +22,7 @@
 // Parameters schema as the action's input schema (decoded to the
 // map[string]any Genkit holds schemas in; integers beyond 2^53 in a schema
 // would be rounded). The answer to a call is text: the tool's Output when the
-// call succeeded, and "Error: " followed by why when it failed. An unknown
+// call succeeded, and "error: " followed by why when it failed. An unknown
 // tool, arguments the tool rejects and a panic in the tool are failed calls:
 // the model reads why and may try again, and the generation goes on, where a
 // Go error from a tool would abort the whole Generate.
@@ -70,7 +70,7 @@ import (
 
 // FailurePrefix starts the text the model reads when a call failed; why it
 // failed follows.
-const FailurePrefix = "Error: "
+const FailurePrefix = "error: "
 
 // Tools returns one Genkit tool for each tool of reg, in registration
 // order, for ai.WithTools. A nil reg is an empty registry. The tools share

@@ -267,7 +267,7 @@ func TestFailuresDoNotAbortGenerate(t *testing.T) {
 	require.Len(t, reqs, 2)
 	out := outputs(reqs[1])
 	require.IsType(t, "", out["c1"])
-	assert.Regexp(t, `^Error: tool panicked: kaboom`, out["c1"])
+	assert.Regexp(t, `^error: tool panicked: kaboom`, out["c1"])
 	require.Contains(t, out, "c2")
 	assert.IsType(t, "", out["c2"])
 	assert.Empty(t, out["c2"], "an empty output reaches the model as empty text")
@@ -390,7 +390,7 @@ func TestDirectRun(t *testing.T) {
 	var noCtx context.Context
 	resp, err := add.RunRawMultipart(noCtx, nil)
 	require.NoError(t, err)
-	assert.Equal(t, &ai.MultipartToolResponse{Output: `Error: "a" is required; "b" is required`}, resp)
+	assert.Equal(t, &ai.MultipartToolResponse{Output: `error: "a" is required; "b" is required`}, resp)
 
 	action, ok := add.(interface {
 		RunJSON(context.Context, json.RawMessage, func(context.Context, json.RawMessage) error) (json.RawMessage, error)
@@ -401,7 +401,7 @@ func TestDirectRun(t *testing.T) {
 	assert.JSONEq(t, `{"output":"4"}`, string(raw))
 	raw, err = action.RunJSON(t.Context(), json.RawMessage(`{"a":`), nil)
 	require.NoError(t, err)
-	assert.Contains(t, string(raw), `"output":"Error: `)
+	assert.Contains(t, string(raw), `"output":"error: `)
 
 	_, err = add.RunRaw(t.Context(), map[string]any{"a": func() {}})
 	require.Error(t, err)
