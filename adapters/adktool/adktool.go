@@ -15,9 +15,9 @@
 // converted to genai's narrower Schema type. A call's answer is the function
 // response {"result": output} when the call succeeded and {"error": why} when
 // it failed, the shapes ADK itself uses for a function's result and for a
-// tool error. An unknown tool, arguments the tool rejects and a panic in the
-// tool are failed calls: the model reads why and may try again, and the agent
-// run goes on.
+// tool error. Arguments the tool rejects, an unsuccessful result and a
+// panic in the tool are failed calls: the model reads why and may try again,
+// and the agent run goes on.
 //
 // # Arguments
 //

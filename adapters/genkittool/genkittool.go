@@ -22,10 +22,12 @@
 // Parameters schema as the action's input schema (decoded to the
 // map[string]any Genkit holds schemas in; integers beyond 2^53 in a schema
 // would be rounded). The answer to a call is text: the tool's Output when the
-// call succeeded, and "error: " followed by why when it failed. An unknown
-// tool, arguments the tool rejects and a panic in the tool are failed calls:
-// the model reads why and may try again, and the generation goes on, where a
-// Go error from a tool would abort the whole Generate.
+// call succeeded, and "error: " followed by why when it failed. Arguments
+// the tool rejects, an unsuccessful result and a panic in the tool are
+// failed calls: the model reads why and may try again, and the generation
+// goes on, where a Go error from a tool would abort the whole Generate. (A
+// request for a tool that Generate was not given is Genkit's to answer: it
+// aborts Generate with ai.ErrToolNotFound.)
 //
 // # Arguments
 //
