@@ -1,6 +1,7 @@
 package adktool_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"testing"
@@ -56,8 +57,7 @@ func newEcho(t testing.TB) agenttool.Tool {
 	return &agenttool.FuncTool{
 		ToolName: "echo", ToolDescription: "Answer the arguments.", Schema: json.RawMessage(`{"type":"object"}`),
 		Fn: func(_ context.Context, args json.RawMessage) (agenttool.ToolResult, error) {
-			var obj map[string]json.RawMessage
-			if json.Unmarshal(args, &obj) != nil || obj == nil {
+			if trimmed := bytes.TrimSpace(args); !json.Valid(trimmed) || len(trimmed) == 0 || trimmed[0] != '{' {
 				return agenttool.Failf("arguments %q are not a JSON object", args), nil
 			}
 			return agenttool.OK(string(args)), nil
