@@ -146,6 +146,24 @@ func BenchmarkTurnRun(b *testing.B) {
 			sinkResult = res
 		}
 	})
+	// The floor for any design that keeps a tool off the caller's goroutine:
+	// a goroutine reused across calls, handed each call and its answer over
+	// unbuffered channels, with no bookkeeping at all.
+	b.Run("json-tool-reused-goroutine", func(b *testing.B) {
+		b.ReportAllocs()
+		calls, answers := make(chan json.RawMessage), make(chan agenttool.ToolResult)
+		go func() {
+			for args := range calls {
+				res, _ := jsonTool.Execute(context.Background(), args)
+				answers <- res
+			}
+		}()
+		for b.Loop() {
+			calls <- zeroArgs
+			sinkResult = <-answers
+		}
+		close(calls)
+	})
 	b.Run("json-tool-turn-run", func(b *testing.B) {
 		runCalls(b, jsonReg, []agenttool.ToolCall{{ID: "1", Name: "decode", Args: zeroArgs}}, 0, nil)
 	})

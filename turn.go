@@ -93,6 +93,9 @@ type Turn struct {
 	delivered  uint64        // Seq of the last snapshot delivered to observer
 	onDelivery chan struct{} // closed when delivered next advances, for progress reports
 	idle       []*worker     // goroutines waiting for a call
+	dispatched uint64        // calls handed to workers so far
+	reaped     uint64        // dispatched when the reaper last looked
+	reaper     *time.Timer   // ends idle workers after a pause; nil when none wait
 }
 
 // NewTurn starts a turn that runs calls against tools. The turn ends when ctx
@@ -388,6 +391,11 @@ func (t *Turn) end() {
 	}
 	t.ended = true
 	t.why = endedOf(t.ctx)
+	t.releaseIdleLocked()
+	if t.reaper != nil {
+		t.reaper.Stop()
+		t.reaper = nil
+	}
 	why, now := "", time.Time{}
 	for i := range t.blocks.len() {
 		if b := t.blocks.at(i); !b.Status.Finished() {

@@ -2,22 +2,19 @@ package agenttool
 
 import "time"
 
-// idleTimeout is how long a goroutine of a turn waits for its next call
-// before it ends. A turn's calls come in bursts (one model response after
-// another), and reusing a goroutine whose stack has already grown spares
-// each call a new goroutine and its stack growth; an idle goroutine still
-// ends soon, also in a turn that nobody closes, and inside a
-// testing/synctest bubble, where it ends as soon as nothing else can move.
+// idleTimeout is about how long a goroutine of a turn waits for its next
+// call before it ends. A turn's calls come in bursts (one model response
+// after another), and reusing a goroutine whose stack has already grown
+// spares each call a new goroutine and its stack growth; an idle goroutine
+// still ends soon, also in a turn that nobody closes.
 const idleTimeout = 50 * time.Millisecond
 
 // worker is a goroutine of a turn that runs user tools, one call at a time.
+// It waits for a call on calls alone, the cheapest wait there is; the turn
+// closes calls to end it: when the turn ends, or when no call came for
+// idleTimeout.
 type worker struct {
 	calls chan workItem // unbuffered: a call is handed to a waiting worker
-	// idle bounds each wait for a call. It is reused: since Go 1.23 (this
-	// module's go line is later) Stop and Reset leave no stale tick in the
-	// channel, so a timer that fired while a call arrived cannot end the
-	// next wait early.
-	idle *time.Timer
 }
 
 type workItem struct {
@@ -29,9 +26,14 @@ type workItem struct {
 // one, else a new one. The outcome goes to results.
 func (t *Turn) dispatch(j job, results chan<- outcome) {
 	t.mu.Lock()
+	t.dispatched++
 	var w *worker
 	if n := len(t.idle); n > 0 {
 		w, t.idle = t.idle[n-1], t.idle[:n-1]
+	} else {
+		// The idle workers must hear of the turn's end even if nobody
+		// calls a method of the turn once its context has ended.
+		t.watchLocked()
 	}
 	t.mu.Unlock()
 	if w == nil {
@@ -42,51 +44,60 @@ func (t *Turn) dispatch(j job, results chan<- outcome) {
 	w.calls <- workItem{job: j, results: results}
 }
 
-// serve runs calls handed to w until the turn ends or no call comes for
-// idleTimeout. A tool that ends the goroutine without returning ends serve
-// too; execute has sent its outcome.
+// serve runs calls handed to w until the turn closes w.calls. A tool that
+// ends the goroutine without returning ends serve too; execute has sent its
+// outcome.
 func (t *Turn) serve(w *worker, item workItem) {
 	for {
-		item.results <- t.execute(item.job, item.results)
+		o := t.execute(item.job, item.results)
+		// Park before answering, so that the goroutine waiting for the
+		// answer finds this one already out of its way.
+		parked := t.park(w)
+		item.results <- o
+		if !parked {
+			return
+		}
 		var ok bool
-		if item, ok = t.next(w); !ok {
+		if item, ok = <-w.calls; !ok {
 			return
 		}
 	}
 }
 
-// next parks w among the idle workers and waits for its next call. It
-// reports false when w should end: the turn has ended, or no call came in
-// time and nobody has taken w from the idle list. Once taken, w must take
-// the call its taker is about to hand over.
-func (t *Turn) next(w *worker) (workItem, bool) {
+// park puts w among the idle workers, unless the turn has ended, and makes
+// sure the reaper will look at it.
+func (t *Turn) park(w *worker) bool {
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.ended || t.ctx.Err() != nil {
-		t.mu.Unlock()
-		return workItem{}, false
+		return false
 	}
 	t.idle = append(t.idle, w)
-	t.mu.Unlock()
-	if w.idle == nil {
-		w.idle = time.NewTimer(idleTimeout)
-	} else {
-		w.idle.Reset(idleTimeout)
+	if t.reaper == nil {
+		t.reaped = t.dispatched
+		t.reaper = time.AfterFunc(idleTimeout, t.reap)
 	}
-	defer w.idle.Stop()
-	select {
-	case item := <-w.calls:
-		return item, true
-	case <-t.ctx.Done():
-	case <-w.idle.C:
-	}
+	return true
+}
+
+// reap ends the idle workers if no call was dispatched since it last ran,
+// and otherwise looks again after idleTimeout.
+func (t *Turn) reap() {
 	t.mu.Lock()
-	for i, x := range t.idle {
-		if x == w {
-			t.idle = append(t.idle[:i], t.idle[i+1:]...)
-			t.mu.Unlock()
-			return workItem{}, false
-		}
+	defer t.mu.Unlock()
+	if t.dispatched != t.reaped && !t.ended {
+		t.reaped = t.dispatched
+		t.reaper.Reset(idleTimeout)
+		return
 	}
-	t.mu.Unlock()
-	return <-w.calls, true
+	t.releaseIdleLocked()
+	t.reaper = nil
+}
+
+// releaseIdleLocked ends every idle worker. t.mu must be held.
+func (t *Turn) releaseIdleLocked() {
+	for _, w := range t.idle {
+		close(w.calls)
+	}
+	t.idle = nil
 }
