@@ -15,7 +15,14 @@ func (s *blockStore) len() int { return s.n }
 
 func (s *blockStore) add(b ToolBlock) {
 	if s.n%chunkSize == 0 {
-		s.chunks = append(s.chunks, nil)
+		// The first chunk grows as a slice does, so that a short turn
+		// holds little; a turn that fills it gets whole chunks at once,
+		// without the copies of growing them.
+		var chunk []ToolBlock
+		if s.n > 0 {
+			chunk = make([]ToolBlock, 0, chunkSize)
+		}
+		s.chunks = append(s.chunks, chunk)
 	}
 	last := &s.chunks[len(s.chunks)-1]
 	*last = append(*last, b)

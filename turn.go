@@ -155,8 +155,13 @@ func (t *Turn) watchLocked() {
 func (t *Turn) Run(calls []ToolCall) ([]ToolBlock, error) {
 	select {
 	case t.batches <- struct{}{}:
-	case <-t.ctx.Done():
-		return nil, t.endNow()
+	default:
+		// Another Run holds the turn: wait for it, or for the turn's end.
+		select {
+		case t.batches <- struct{}{}:
+		case <-t.ctx.Done():
+			return nil, t.endNow()
+		}
 	}
 	defer func() { <-t.batches }()
 	if t.ctx.Err() != nil {
