@@ -169,3 +169,25 @@ func TestMCPSignalStopsGracefully(t *testing.T) {
 		})
 	}
 }
+
+// TestBinaryRefusesUnknownToolNames: a typo in --deny must not leave the
+// tool it meant to hide in place; the real binary exits 2 and says so.
+func TestBinaryRefusesUnknownToolNames(t *testing.T) {
+	for _, args := range [][]string{
+		{"call", "--deny", "slep", "sleep", `{"seconds":0}`},
+		{"list", "--allow", "sleep,slep"},
+		{"mcp", "--deny=slep"},
+	} {
+		cmd := exec.Command(binary, args...)
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit, "%v: %s", args, out)
+		assert.Equal(t, 2, exit.ExitCode(), "%v", args)
+		assert.Contains(t, string(out), `agenttool: unknown tool "slep"`, "%v", args)
+	}
+	cmd := exec.Command(binary, "list", "--deny", "")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "%s", out)
+	assert.Equal(t, 2, exit.ExitCode(), "an empty list is a usage error")
+}
