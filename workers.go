@@ -30,10 +30,6 @@ func (t *Turn) dispatch(j job, results chan<- outcome) {
 	var w *worker
 	if n := len(t.idle); n > 0 {
 		w, t.idle = t.idle[n-1], t.idle[:n-1]
-	} else {
-		// The idle workers must hear of the turn's end even if nobody
-		// calls a method of the turn once its context has ended.
-		t.watchLocked()
 	}
 	t.mu.Unlock()
 	if w == nil {
@@ -73,6 +69,11 @@ func (t *Turn) park(w *worker) bool {
 		return false
 	}
 	t.idle = append(t.idle, w)
+	// An idle worker must hear of the turn's end even if nobody calls a
+	// method of the turn once its context has ended. Watching from here,
+	// not from the first call, spares a turn whose calls are all still
+	// running when it ends (a cancellation storm) a goroutine for end.
+	t.watchLocked()
 	if t.reaper == nil {
 		t.reaped = t.dispatched
 		t.reaper = time.AfterFunc(idleTimeout, t.reap)
