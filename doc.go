@@ -41,9 +41,31 @@
 // the final [Snapshot] is published, and Run returns at once, even if a tool
 // ignores its context.
 //
+// Run called from several goroutines runs one batch at a time. User tools
+// run on goroutines the turn owns and reuses; a tool that ends its
+// goroutine without returning is a failed block, and each tool gets its own
+// copy of the arguments.
+//
+// # Progress, estimates and waits
+//
+// A tool reports how far it is with [ReportProgress] on the context Execute
+// received; a Turn records the latest report on the call's
+// [ToolBlock].Progress. Optional interfaces say more about a tool: an
+// [Estimator] tells how long a call will take (progress displays use it as
+// the total), and a [Waiter] says that the whole call is a wait, so that an
+// engine with durable timers can replace the wait with its own timer.
+//
+// # Frameworks that schedule calls themselves
+//
+// A [Caller] runs single calls with a Turn's guarantees and keeps the batch
+// rule across every call it runs at the same time: a tool that is not
+// [ConcurrencySafe] runs with no other. Framework adapters share one Caller
+// between all the tools they make from a registry.
+//
 // # Testing
 //
 // Inject a *clock.Mock through [SleepTool].Clock, [DefaultToolsWithClock] and
 // [TurnOptions].Clock, and drive it inside a testing/synctest bubble. Package
-// tooltest checks any Tool against the contract in one call.
+// tooltest checks any Tool against the contract in one call, on the real
+// clock with bounded waits, so that tools doing real I/O can be checked.
 package agenttool
